@@ -1,0 +1,79 @@
+"""The layout of a PDF as pure data: pages, words, lines and blocks in reading order.
+
+No I/O here: `extract.py` fills these from PyMuPDF. Every coordinate is in PDF points
+with a top-left origin, as `(x0, top, x1, bottom)` on the page as it is displayed
+(rotation applied), so a box can be drawn straight over the rendered page image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from visualiser.geometry import BBox
+
+BlockKind = Literal["heading", "paragraph", "list_item", "table", "image", "code"]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    number: int  # 1-based, as people count pages
+    width: float
+    height: float
+    rotation: int = 0
+    ocr: bool = False  # words came from Tesseract, not the text layer
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A word, or an image placeholder (`kind="image"`), the unit of provenance."""
+
+    id: int
+    page: int
+    text: str
+    bbox: BBox
+    line: int  # id of the Line it sits on
+    kind: Literal["word", "image"] = "word"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    id: int
+    page: int
+    bbox: BBox
+    word_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    rows: tuple[tuple[tuple[int, ...], ...], ...]  # rows → cells → word ids
+    header_rows: int = 1
+    continued: bool = False  # continues the previous table across a page break
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    id: int
+    page: int
+    kind: BlockKind
+    bbox: BBox
+    line_ids: tuple[int, ...] = ()
+    level: int = 0  # heading level 1-4, 0 for other blocks
+    table: Table | None = None
+    image_word: int | None = None  # the placeholder Word of an image block
+
+
+@dataclass(slots=True)
+class Layout:
+    pages: list[Page]
+    words: list[Word] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)  # document reading order
+    warnings: list[str] = field(default_factory=list)
+
+    def block_words(self, block: Block) -> list[int]:
+        if block.table is not None:
+            return [w for row in block.table.rows for cell in row for w in cell]
+        if block.image_word is not None:
+            return [block.image_word]
+        return [w for line_id in block.line_ids for w in self.lines[line_id].word_ids]
