@@ -1,0 +1,61 @@
+"""Provenance → regions: the boxes on each page where a chunk's words sit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from visualiser.geometry import BBox, union
+from visualiser.layout.model import Layout
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    page: int
+    rects: tuple[BBox, ...]  # one per run of the chunk's words on a line
+    bbox: BBox  # encloses all rects on this page
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "page": self.page,
+            "rects": [[round(v, 2) for v in r] for r in self.rects],
+            "bbox": [round(v, 2) for v in self.bbox],
+        }
+
+
+def regions_of(word_ids: set[int], layout: Layout) -> list[Region]:
+    """Line-level rectangles of `word_ids`, page by page.
+
+    On each line the chunk's words are taken in runs of neighbours (a line a chunk
+    covers only in part gets a rectangle over that part only); rectangles that
+    overlap are merged.
+    """
+    by_page: dict[int, list[BBox]] = {}
+    for line_id in sorted({layout.words[w].line for w in word_ids}):
+        line = layout.lines[line_id]
+        run: list[int] = []
+        for word_id in line.word_ids:
+            if word_id in word_ids:
+                run.append(word_id)
+            elif run:
+                by_page.setdefault(line.page, []).append(union(layout.words[w].bbox for w in run))
+                run = []
+        if run:
+            by_page.setdefault(line.page, []).append(union(layout.words[w].bbox for w in run))
+    return [
+        Region(page, tuple(rects := _merge(boxes)), union(rects))
+        for page, boxes in sorted(by_page.items())
+    ]
+
+
+def _merge(boxes: list[BBox]) -> list[BBox]:
+    """Merge rectangles that overlap (words of one line split into several text
+    lines by the PDF, table cells' words), keeping reading order."""
+    merged: list[BBox] = []
+    for box in sorted(boxes, key=lambda b: (b[1], b[0])):
+        for n, other in enumerate(merged):
+            if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
+                merged[n] = union((other, box))
+                break
+        else:
+            merged.append(box)
+    return merged

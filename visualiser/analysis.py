@@ -1,0 +1,221 @@
+"""What the chunking did: overlaps, containment, their reasons, and diagnostics.
+
+Every odd-looking box gets a reason. Overlaps follow the `bbox_adjacent` method:
+chunk i and chunk i+1 on the same page whose enclosing boxes intersect. Containment
+is textual: one chunk's whitespace-normalised text wholly inside another's. Reasons
+come from provenance (which words two chunks share) and from the strategy's own
+account of each chunk (`Chunk.origin`), never from guessing at text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from visualiser.align import Region
+from visualiser.geometry import BBox, area, intersection
+from visualiser.strategies.base import Chunk
+from visualiser.strategies.token_based import EMBEDDING_LIMIT
+
+OVERLAP_METHOD = "bbox_adjacent"
+TINY_TAIL_TOKENS = 20
+HIGH_OVERLAP_SHARE = 0.30
+_SENTENCE_END = re.compile(r"""[.!?:;)\]"'”’|*`]\s*$""")
+
+
+@dataclass(slots=True)
+class Placed:
+    """A chunk with everything the analysis needs about where it sits."""
+
+    index: int
+    chunk: Chunk
+    tokens: int
+    words: set[int]
+    regions: list[Region]
+    norm: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.norm = " ".join(self.chunk.text.text.split())
+
+    @property
+    def kind(self) -> str:
+        return self.chunk.chunk_type
+
+    @property
+    def origin(self) -> dict[str, Any]:
+        return self.chunk.origin
+
+
+@dataclass(frozen=True, slots=True)
+class Overlap:
+    a: int
+    b: int
+    page: int
+    bbox: BBox
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": self.a, "b": self.b, "page": self.page,
+                "bbox": [round(v, 2) for v in self.bbox], "area": round(area(self.bbox), 2),
+                "reason": self.reason, "intended": self.reason != "unexplained"}
+
+
+@dataclass(frozen=True, slots=True)
+class Containment:
+    container: int
+    contained: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"container": self.container, "contained": self.contained,
+                "reason": self.reason, "intended": self.reason != "unexplained"}
+
+
+def find_overlaps(chunks: list[Placed]) -> list[Overlap]:
+    found = []
+    for a, b in zip(chunks, chunks[1:], strict=False):
+        boxes_b = {r.page: r.bbox for r in b.regions}
+        for region in a.regions:
+            other = boxes_b.get(region.page)
+            common = intersection(region.bbox, other) if other else None
+            if common is not None:
+                found.append(Overlap(a.index, b.index, region.page, common, _reason(a, b)))
+    return found
+
+
+def find_containment(chunks: list[Placed]) -> list[Containment]:
+    by_length = sorted(chunks, key=lambda c: len(c.norm))
+    found = []
+    for n, small in enumerate(by_length):
+        if not small.norm:
+            continue
+        for big in by_length[n + 1 :]:
+            if len(big.norm) == len(small.norm) and big.index > small.index:
+                continue  # identical texts: report the pair once, the later one as container
+            if small.norm in big.norm:
+                found.append(Containment(big.index, small.index, _reason(big, small)))
+    return sorted(found, key=lambda c: (c.container, c.contained))
+
+
+def _reason(a: Placed, b: Placed) -> str:
+    """Why two chunks share ground, from what the strategy said about them."""
+    if not (a.words & b.words):
+        return "layout_only"
+    for outer, inner in ((a, b), (b, a)):
+        if outer.kind == "table_context" and inner.index in outer.origin.get("sources", ()):
+            return "table_context"
+        if outer.kind == "table_full" and inner.origin.get("table") == outer.origin.get("table"):
+            return "table_full"
+    oa, ob = a.origin, b.origin
+    if oa.get("rule") == ob.get("rule") == "table_part" and oa.get("table") == ob.get("table"):
+        return "repeated_header"
+    if a.kind == "table_context" or b.kind == "table_context":
+        return "table_context"
+    windows = {"token_window", "section_part"}
+    if oa.get("rule") in windows and ob.get("rule") in windows and oa.get("overlap", 1):
+        return "overlap_window"
+    return "unexplained"
+
+
+def why(chunk: Placed, total_tokens: int | None = None) -> str:
+    """A plain-language account of the rule that made this chunk."""
+    o = chunk.origin
+    rule = o.get("rule")
+    if rule == "token_window":
+        text = (f"Token window {o['window']} of {o['of']} over the text between tables: "
+                f"{chunk.tokens} tokens of a {o['size']}-token budget")
+        if o["of"] > 1 and o["overlap"]:
+            text += f", sharing up to {o['overlap']} tokens with its neighbours on purpose"
+        if o["window"] == o["of"] > 1 and chunk.tokens <= o["overlap"]:
+            text += ". It is the tail of the text and lies wholly inside the previous window"
+        return text + "."
+    if rule == "table":
+        return "The table as one chunk, with the heading or caption above it and any footnote."
+    if rule == "table_part":
+        return (f"Part {o['part']} of {o['of']} of a table too big for one chunk "
+                f"(over {o['limit']} tokens); the header row is repeated so the numbers keep "
+                "their column names.")
+    if rule == "table_full":
+        return (f"The whole table in one chunk, kept alongside its {o['parts']} split parts "
+                f"because it fits under the {EMBEDDING_LIMIT:,}-token embedding limit.")
+    if rule == "table_context":
+        names = " + ".join(("table chunk" if i == o["table_chunk"] else "chunk") + f" {i}"
+                           for i in o["sources"])
+        return (f"Context chunk = {names}, joined so a question asked in words can find the "
+                "table. It repeats them on purpose, so its box spans theirs.")
+    heading = chunk.chunk.heading_path[-1] if chunk.chunk.heading_path else None
+    where = f"the section “{heading}”" if heading else "the text before the first heading"
+    if rule == "section":
+        return f"All of {where}, kept whole as one chunk."
+    if rule == "section_part":
+        return (f"Part {o['part']} of {o['of']} of {where}, which is longer than "
+                f"{o['limit']} tokens and was split between blocks.")
+    return "Made by the strategy without further explanation."
+
+
+def chunk_flags(chunk: Placed, overlaps: list[Overlap], containment: list[Containment]
+                ) -> list[dict[str, str]]:
+    flags = []
+    contains = [c.contained for c in containment if c.container == chunk.index]
+    inside = [c.container for c in containment if c.contained == chunk.index]
+    if contains:
+        flags.append({"code": "contains_others",
+                      "message": f"contains chunks {_listed(contains)}"})
+    if inside:
+        flags.append({"code": "contained_in",
+                      "message": f"wholly inside chunk {_listed(inside)}"})
+    for o in overlaps:
+        if chunk.index in (o.a, o.b):
+            other = o.b if o.a == chunk.index else o.a
+            flags.append({"code": "overlap" if o.reason != "unexplained" else "overlap_defect",
+                          "message": f"box overlaps chunk {other} on page {o.page} "
+                                     f"({o.reason.replace('_', ' ')})"})
+    return flags
+
+
+def diagnostics(chunks: list[Placed], source_tokens: int) -> list[dict[str, Any]]:
+    """Known failure modes, each naming the chunk and what to look at."""
+    found: list[dict[str, Any]] = []
+
+    def add(code: str, message: str, chunk: int | None = None) -> None:
+        found.append({"code": code, "chunk": chunk, "message": message})
+
+    for c in chunks:
+        if c.tokens > EMBEDDING_LIMIT:
+            add("over_embedding_limit",
+                f"chunk {c.index} has {c.tokens:,} tokens, over the {EMBEDDING_LIMIT:,}-token "
+                "embedding limit", c.index)
+        if c.kind == "text" and 0 < c.tokens < TINY_TAIL_TOKENS:
+            add("tiny_chunk", f"chunk {c.index} has only {c.tokens} tokens", c.index)
+        if c.kind == "text" and c.norm and not _SENTENCE_END.search(c.norm):
+            add("sentence_cut", f"chunk {c.index} ends mid-sentence: …{c.norm[-40:]}", c.index)
+        if c.kind == "text" and "|" in c.norm and _cut_table(c.chunk.text.text):
+            add("table_without_header",
+                f"chunk {c.index} holds table rows without the table's header row", c.index)
+        if not c.chunk.heading_path:
+            add("no_heading", f"chunk {c.index} carries no heading to say what it is about",
+                c.index)
+    for a, b in zip(chunks, chunks[1:], strict=False):
+        shared = len(a.words & b.words)
+        smaller = min(len(a.words), len(b.words)) or 1
+        if (b.kind != "table_context" and a.kind != "table_context"
+                and shared / smaller > HIGH_OVERLAP_SHARE):
+            add("high_overlap", f"chunks {a.index} and {b.index} share "
+                f"{shared / smaller:.0%} of their words (over {HIGH_OVERLAP_SHARE:.0%})", b.index)
+    stored = sum(c.tokens for c in chunks)
+    if source_tokens and stored > source_tokens:
+        add("token_inflation", f"the chunks store {stored:,} tokens for {source_tokens:,} "
+            f"tokens of text (+{stored / source_tokens - 1:.0%})")
+    return found
+
+
+def _cut_table(text: str) -> bool:
+    """Does the text start with table rows that have lost their header row?"""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return bool(lines) and lines[0].lstrip().startswith("|") and not any(
+        re.match(r"^\s*\|?\s*:?-{3,}", ln) for ln in lines[:3])
+
+
+def _listed(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in sorted(numbers))

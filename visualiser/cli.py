@@ -1,0 +1,152 @@
+"""The command line: `visualiser chunk | strategies | render | serve`.
+
+A thin shell over the pipeline. Every VisualiserError (bad PDF, unknown strategy, bad
+parameter) ends the command with exit code 2 and a message that says what is valid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from visualiser.errors import VisualiserError
+from visualiser.strategies import STRATEGIES
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except VisualiserError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="visualiser", description="See how a PDF is chunked for retrieval.")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    chunk = commands.add_parser("chunk", help="chunk a PDF and print the chunks JSON or text")
+    chunk.add_argument("pdf", type=Path)
+    _strategy_args(chunk)
+    chunk.add_argument("--format", choices=("json", "text"), default="json")
+    chunk.set_defaults(run=_chunk)
+
+    listing = commands.add_parser("strategies", help="list the chunking strategies")
+    listing.set_defaults(run=_strategies)
+
+    render = commands.add_parser(
+        "render", help="write a PNG of one page with its chunk boxes (deterministic)")
+    render.add_argument("pdf", type=Path)
+    _strategy_args(render)
+    render.add_argument("--page", type=int, default=1)
+    render.add_argument("--scale", type=float, default=1.5)
+    render.add_argument("-o", "--output", type=Path, required=True)
+    render.set_defaults(run=_render)
+
+    serve = commands.add_parser("serve", help="start the web visualiser")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--database", type=Path, help="SQLite file (default: user data dir)")
+    serve.set_defaults(run=_serve)
+    return parser
+
+
+def _strategy_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--strategy", default="token_based", metavar="NAME",
+                        help=f"one of: {', '.join(STRATEGIES)}")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a strategy parameter; repeat for several")
+
+
+def _params(pairs: list[str]) -> dict[str, str]:
+    params = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise VisualiserError(f"--param expects KEY=VALUE, got {pair!r}")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def _report(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    from visualiser.pipeline import chunk_report, process_pdf
+
+    params = _params(args.param)
+    from visualiser.strategies import get_strategy
+
+    get_strategy(args.strategy).settings(params)  # fail on bad input before the slow part
+    doc = process_pdf(args.pdf.read_bytes(), args.pdf.name)
+    return doc, chunk_report(doc, args.strategy, params)
+
+
+def _chunk(args: argparse.Namespace) -> int:
+    _, report = _report(args)
+    if args.format == "json":
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+        return 0
+    print(f"{report['document']['name']}: {len(report['chunks'])} chunks, "
+          f"strategy {report['chunking_strategy']}")
+    for chunk in report["chunks"]:
+        pages = ",".join(str(p) for p in chunk["pages"])
+        print(f"\n[{chunk['index']}] {chunk['chunk_type']} · {chunk['tokens']} tokens · "
+              f"pages {pages}")
+        print(f"    why: {chunk['why']}")
+        for flag in chunk["flags"]:
+            print(f"    flag: {flag['message']}")
+        preview = " ".join(chunk["text"].split())
+        print(f"    {preview[:160]}{'…' if len(preview) > 160 else ''}")
+    if report["containment"]:
+        print("\ncontainment:")
+        for pair in report["containment"]:
+            print(f"  chunk {pair['container']} contains chunk {pair['contained']} "
+                  f"({pair['reason']})")
+    if report["overlaps"]:
+        print(f"\noverlaps ({report['overlap_method']}):")
+        for o in report["overlaps"]:
+            print(f"  chunks {o['a']} and {o['b']} on page {o['page']} ({o['reason']})")
+    return 0
+
+
+def _strategies(args: argparse.Namespace) -> int:
+    for cls in STRATEGIES.values():
+        print(f"{cls.name}: {cls.label}")
+        for p in cls.params:
+            print(f"    {p.name} ({p.kind}, default {p.default}): {p.help}")
+    return 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    from visualiser.render import render_overlay_png
+
+    doc, report = _report(args)
+    if not 1 <= args.page <= len(doc.layout.pages):
+        raise VisualiserError(f"--page must be between 1 and {len(doc.layout.pages)}")
+    args.output.write_bytes(render_overlay_png(doc, report, args.page, args.scale))
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from visualiser.web import create_app
+
+    config: dict[str, Any] = {}
+    if args.database:
+        config["DATABASE"] = str(args.database)
+    app = create_app(config)
+    print(f"Chunk visualiser on http://{args.host}:{args.port}/", flush=True)
+    app.run(host=args.host, port=args.port, threaded=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,254 @@
+"""Layout → markdown whose every character remembers where it came from.
+
+`SourceMarkdown.word_at[i]` is the id of the word that character `i` of the markdown
+belongs to, or -1 for synthetic characters (`#`, `|`, separator rows, blank lines).
+Strategies never work on bare strings: they cut, strip, join and filter `Traced`
+text, which carries for each character its offset in the source markdown. A chunk
+therefore knows exactly which words, and so which boxes, it covers — even a chunk
+that never existed as one piece of the document, such as a table-context chunk.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from visualiser.layout.model import Block, Layout
+
+SYNTHETIC = -1
+
+MdKind = Literal["heading", "paragraph", "list", "table", "image", "code"]
+
+
+class Traced:
+    """A string plus, for each character, its offset in the source markdown (or -1)."""
+
+    __slots__ = ("text", "pos")
+
+    def __init__(self, text: str, pos: array) -> None:
+        if len(text) != len(pos):
+            raise ValueError("a traced text needs exactly one position per character")
+        self.text = text
+        self.pos = pos
+
+    @classmethod
+    def synthetic(cls, text: str) -> Traced:
+        return cls(text, array("i", [SYNTHETIC]) * len(text))
+
+    @classmethod
+    def of_source(cls, text: str, start: int = 0) -> Traced:
+        return cls(text, array("i", range(start, start + len(text))))
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def __getitem__(self, index: slice) -> Traced:
+        return Traced(self.text[index], self.pos[index])
+
+    def __add__(self, other: Traced) -> Traced:
+        return Traced(self.text + other.text, self.pos + other.pos)
+
+    def __repr__(self) -> str:
+        return f"Traced({self.text!r})"
+
+    def strip(self) -> Traced:
+        left = len(self.text) - len(self.text.lstrip())
+        right = len(self.text.rstrip())
+        return self[left:right] if right > left else self[0:0]
+
+    @staticmethod
+    def join(separator: str, parts: Iterable[Traced]) -> Traced:
+        text: list[str] = []
+        pos = array("i")
+        sep = Traced.synthetic(separator)
+        for n, part in enumerate(parts):
+            if n:
+                text.append(sep.text)
+                pos.extend(sep.pos)
+            text.append(part.text)
+            pos.extend(part.pos)
+        return Traced("".join(text), pos)
+
+    def lines(self) -> list[Traced]:
+        """Split on newlines, dropping them (like `str.split("\\n")`)."""
+        out, start = [], 0
+        for match in re.finditer("\n", self.text):
+            out.append(self[start : match.start()])
+            start = match.end()
+        out.append(self[start:])
+        return out
+
+    def with_text(self, text: str) -> Traced:
+        """The same source span carrying a text that differs slightly from it (a
+        decoded token window that cut a multi-byte character), positions resampled."""
+        if len(text) == len(self.pos):
+            return Traced(text, self.pos)
+        if not self.pos:
+            return Traced.synthetic(text)
+        step = len(self.pos) / max(len(text), 1)
+        return Traced(text, array("i", (self.pos[min(int(i * step), len(self.pos) - 1)]
+                                        for i in range(len(text)))))
+
+
+@dataclass(frozen=True, slots=True)
+class MdBlock:
+    """One block of the markdown: `text[start:end]` of the source."""
+
+    kind: MdKind
+    start: int
+    end: int
+    level: int = 0  # heading level
+    heading: str = ""  # the heading text, for headings
+    rows: tuple[tuple[int, int], ...] = ()  # tables: (start, end) of each row line
+    header_rows: int = 0  # tables: how many leading rows are the header
+    items: tuple[tuple[int, int], ...] = ()  # lists: (start, end) of each item line
+
+
+@dataclass(slots=True)
+class SourceMarkdown:
+    text: str
+    word_at: array
+    blocks: list[MdBlock]
+    layout: Layout
+    dropped_words: set[int] = field(default_factory=set)  # e.g. repeated table headers
+
+    def traced(self, start: int = 0, end: int | None = None) -> Traced:
+        end = len(self.text) if end is None else end
+        return Traced.of_source(self.text[start:end], start)
+
+    def words_of(self, traced: Traced) -> set[int]:
+        word_at = self.word_at
+        found = {word_at[p] for p in traced.pos if p >= 0}
+        found.discard(SYNTHETIC)
+        return found
+
+    def heading_path_at(self, offset: int) -> tuple[str, ...]:
+        """The chain of headings in force at `offset` of the source markdown."""
+        path: list[tuple[int, str]] = []
+        for block in self.blocks:
+            if block.start > offset:
+                break
+            if block.kind == "heading":
+                path = [p for p in path if p[0] < block.level] + [(block.level, block.heading)]
+        return tuple(h for _, h in path)
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.owner = array("i")
+        self.length = 0
+
+    def word(self, text: str, word_id: int) -> None:
+        self.parts.append(text)
+        self.owner.extend(array("i", [word_id]) * len(text))
+        self.length += len(text)
+
+    def synthetic(self, text: str) -> None:
+        self.parts.append(text)
+        self.owner.extend(array("i", [SYNTHETIC]) * len(text))
+        self.length += len(text)
+
+
+def build_markdown(layout: Layout) -> SourceMarkdown:
+    """Serialise `layout`: headings `#`, pipe tables with separator rows, lists `-`."""
+    out = _Writer()
+    blocks: list[MdBlock] = []
+    dropped: set[int] = set()
+    for group in _groups(layout):
+        if blocks:
+            out.synthetic("\n\n")
+        first = group[0]
+        start = out.length
+        if first.kind == "table":
+            blocks.append(_write_table(out, layout, group, dropped))
+        elif first.kind == "list_item":
+            items = []
+            for n, block in enumerate(group):
+                if n:
+                    out.synthetic("\n")
+                item_start = out.length
+                out.synthetic("- ")
+                _write_words(out, layout, layout.block_words(block))
+                items.append((item_start, out.length))
+            blocks.append(MdBlock("list", start, out.length, items=tuple(items)))
+        elif first.kind == "code":
+            out.synthetic("```\n")
+            for n, line_id in enumerate(first.line_ids):
+                if n:
+                    out.synthetic("\n")
+                _write_words(out, layout, layout.lines[line_id].word_ids)
+            out.synthetic("\n```")
+            blocks.append(MdBlock("code", start, out.length))
+        elif first.kind == "heading":
+            out.synthetic("#" * first.level + " ")
+            words = layout.block_words(first)
+            _write_words(out, layout, words)
+            heading = " ".join(layout.words[w].text for w in words)
+            blocks.append(MdBlock("heading", start, out.length, level=first.level,
+                                  heading=heading))
+        elif first.kind == "image":
+            _write_words(out, layout, layout.block_words(first))
+            blocks.append(MdBlock("image", start, out.length))
+        else:
+            _write_words(out, layout, layout.block_words(first))
+            blocks.append(MdBlock("paragraph", start, out.length))
+    return SourceMarkdown("".join(out.parts), out.owner, blocks, layout, dropped)
+
+
+def _groups(layout: Layout) -> Iterator[list[Block]]:
+    """Blocks that become one markdown block: consecutive list items form one list;
+    a table continued across a page break joins the table it continues."""
+    group: list[Block] = []
+    for block in layout.blocks:
+        joins = group and (
+            (block.kind == "list_item" and group[-1].kind == "list_item")
+            or (block.kind == "table" and block.table is not None and block.table.continued
+                and group[-1].kind == "table")
+        )
+        if not joins and group:
+            yield group
+            group = []
+        group.append(block)
+    if group:
+        yield group
+
+
+def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
+    for n, word_id in enumerate(word_ids):
+        if n:
+            out.synthetic(" ")
+        out.word(layout.words[word_id].text, word_id)
+
+
+def _write_table(out: _Writer, layout: Layout, parts: list[Block], dropped: set[int]) -> MdBlock:
+    start = out.length
+    rows: list[tuple[int, int]] = []
+    first_table = parts[0].table
+    assert first_table is not None
+    width = max(len(row) for block in parts for row in block.table.rows)  # type: ignore[union-attr]
+    header_rows = min(max(first_table.header_rows, 1), len(first_table.rows))
+    for part_no, block in enumerate(parts):
+        table = block.table
+        assert table is not None
+        body = table.rows
+        if part_no:  # a continuation repeats the header on its page; say it once
+            repeated = body[: table.header_rows]
+            dropped.update(w for row in repeated for cell in row for w in cell)
+            body = body[table.header_rows :]
+        for row in body:
+            if rows:
+                out.synthetic("\n")
+            row_start = out.length
+            for cell_no in range(width):
+                out.synthetic("| " if cell_no == 0 else " | ")
+                if cell_no < len(row):
+                    _write_words(out, layout, row[cell_no])
+            out.synthetic(" |")
+            rows.append((row_start, out.length))
+            if len(rows) == header_rows:
+                out.synthetic("\n|" + "|".join(["---"] * width) + "|")
+    return MdBlock("table", start, out.length, rows=tuple(rows), header_rows=header_rows)

@@ -1,0 +1,128 @@
+"""The pipeline end to end: PDF bytes → layout → markdown → chunks → regions → report.
+
+`process_pdf` is the slow, once-per-file part; `chunk_report` re-chunks a processed
+document with any strategy and settings, cheaply. Neither does network I/O and
+neither knows about Flask; the web layer and the CLI are thin shells over them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pymupdf
+
+from visualiser import analysis
+from visualiser.align import regions_of
+from visualiser.errors import BadPdf
+from visualiser.layout.extract import extract_layout
+from visualiser.layout.model import Layout
+from visualiser.markdown import SourceMarkdown, build_markdown
+from visualiser.strategies import get_strategy
+from visualiser.tokenizers import count_tokens
+
+MAX_BYTES = 200 * 1024 * 1024
+MAX_PAGES = 2000
+
+
+@dataclass(slots=True)
+class ProcessedDocument:
+    id: str  # SHA-256 of the PDF bytes
+    name: str
+    pdf: bytes
+    layout: Layout
+    source: SourceMarkdown
+
+
+def open_pdf(data: bytes, *, max_bytes: int = MAX_BYTES,
+             max_pages: int = MAX_PAGES) -> pymupdf.Document:
+    """Open `data` as a PDF, or raise BadPdf saying what is wrong with it."""
+    if not data:
+        raise BadPdf("the file is empty")
+    if len(data) > max_bytes:
+        raise BadPdf(f"the file is {len(data) / 2**20:.1f} MiB; the limit is "
+                     f"{max_bytes / 2**20:.0f} MiB")
+    if b"%PDF-" not in data[:1024]:
+        raise BadPdf("this is not a PDF (no %PDF- header in its first bytes)")
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+        raise BadPdf(f"the PDF cannot be read: {exc}") from None
+    if doc.needs_pass:
+        raise BadPdf("the PDF is encrypted with a password; upload an unprotected copy")
+    if doc.page_count == 0:
+        raise BadPdf("the PDF has no pages (it may be truncated)")
+    if doc.page_count > max_pages:
+        raise BadPdf(f"the PDF has {doc.page_count} pages; the limit is {max_pages}")
+    if doc.is_repaired and not any(page.get_text("text").strip() or page.get_images()
+                                   for page in doc):
+        raise BadPdf("the PDF is damaged (truncated or corrupt) and nothing could be "
+                     "recovered from it")
+    return doc
+
+
+def process_pdf(data: bytes, name: str, *, ocr: bool = True, max_bytes: int = MAX_BYTES,
+                max_pages: int = MAX_PAGES) -> ProcessedDocument:
+    doc = open_pdf(data, max_bytes=max_bytes, max_pages=max_pages)
+    try:
+        layout = extract_layout(doc, ocr=ocr)
+    except (RuntimeError, ValueError) as exc:  # MuPDF errors on damaged content
+        raise BadPdf(f"the PDF's content cannot be read: {exc}") from None
+    finally:
+        doc.close()
+    return ProcessedDocument(hashlib.sha256(data).hexdigest(), name, data, layout,
+                             build_markdown(layout))
+
+
+def chunk_report(doc: ProcessedDocument, strategy: str,
+                 params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The chunks JSON (docs/chunks-json.md) for `doc` under `strategy`."""
+    cls = get_strategy(strategy)
+    settings = cls.settings(params)
+    chunks = cls().chunk(doc.source, settings)
+    encoding = settings.get("tokenizer", "cl100k_base")
+    placed = []
+    for index, chunk in enumerate(chunks):
+        if not chunk.heading_path:
+            first = next((p for p in chunk.text.pos if p >= 0), None)
+            if first is not None:
+                chunk.heading_path = doc.source.heading_path_at(first)
+        words = doc.source.words_of(chunk.text)
+        placed.append(analysis.Placed(index, chunk, count_tokens(chunk.text.text, encoding),
+                                      words, regions_of(words, doc.layout)))
+    overlaps = analysis.find_overlaps(placed)
+    containment = analysis.find_containment(placed)
+    source_tokens = count_tokens(doc.source.text, encoding)
+    return {
+        "document": {"id": doc.id, "name": doc.name, "page_count": len(doc.layout.pages)},
+        "chunking_strategy": cls.name,
+        "strategy": {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
+                     "banner": cls.banner},
+        "parameters": settings,
+        "overlap_method": analysis.OVERLAP_METHOD,
+        "pages": [{"number": p.number, "width": p.width, "height": p.height,
+                   "rotation": p.rotation, "ocr": p.ocr} for p in doc.layout.pages],
+        "chunks": [_chunk_dict(c, overlaps, containment) for c in placed],
+        "overlaps": [o.to_dict() for o in overlaps],
+        "containment": [c.to_dict() for c in containment],
+        "diagnostics": analysis.diagnostics(placed, source_tokens),
+        "warnings": list(doc.layout.warnings),
+    }
+
+
+def _chunk_dict(c: analysis.Placed, overlaps: list[analysis.Overlap],
+                containment: list[analysis.Containment]) -> dict[str, Any]:
+    return {
+        "index": c.index,
+        "chunk_type": c.kind,
+        "text": c.chunk.text.text,
+        "tokens": c.tokens,
+        "heading_path": list(c.chunk.heading_path),
+        "pages": [r.page for r in c.regions],
+        "regions": [r.to_dict() for r in c.regions],
+        "origin": c.origin,
+        "why": analysis.why(c),
+        "flags": analysis.chunk_flags(c, overlaps, containment),
+    }

@@ -1,0 +1,297 @@
+"""Page images and the static overlay PNG.
+
+Everything here draws in *displayed* page coordinates (PDF points, top-left origin,
+rotation applied), the coordinates of the chunks JSON. Rendering goes through a
+pixmap of the page as displayed, so page rotation never needs special cases.
+
+PyMuPDF is not thread-safe, so every call into it from the web app goes through one
+lock (`PageImageCache.lock`); renders are short, a few tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import pymupdf
+
+from visualiser.errors import BadParameter, NotFound
+from visualiser.geometry import BBox
+
+# One colour per chunk, chosen by `index % len(PALETTE)`. The browser gets this list
+# from the server, so the static PNG and the viewer always agree.
+PALETTE: tuple[str, ...] = (
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#c9a227",
+    "#b07aa1",
+    "#ff6f91",
+    "#9c755f",
+    "#6b6ecf",
+)
+
+MIN_SCALE = 0.25
+MAX_SCALE = 4.0
+# A poster-sized page at 4x would be a gigapixel image; refuse instead of swapping.
+MAX_PIXELS = 40_000_000
+
+LABEL_FONT_SIZE = 8.0
+LABEL_PAD = 2.0
+FILL_OPACITY = 0.16
+HATCH_STEP = 5.0
+
+
+class HasPdf(Protocol):
+    pdf: bytes
+
+
+def colour(index: int) -> str:
+    return PALETTE[index % len(PALETTE)]
+
+
+def parse_scale(raw: str | float | None, default: float = 1.0) -> float:
+    """A render scale from a query string, bounded so one request cannot eat the RAM."""
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise BadParameter("scale", f"expected a number, got {raw!r}") from None
+    if not math.isfinite(value) or not MIN_SCALE <= value <= MAX_SCALE:
+        raise BadParameter("scale", f"must be between {MIN_SCALE} and {MAX_SCALE}, got {raw}")
+    # Two decimals keep the disk cache from filling with near-identical images.
+    return round(value, 2)
+
+
+def _page(document: pymupdf.Document, page_number: int) -> pymupdf.Page:
+    if not 1 <= page_number <= document.page_count:
+        raise NotFound(
+            f"page {page_number} does not exist; the document has {document.page_count} pages",
+            page=page_number,
+        )
+    return document[page_number - 1]
+
+
+def _pixmap(page: pymupdf.Page, scale: float) -> pymupdf.Pixmap:
+    rect = page.rect
+    pixels = rect.width * scale * rect.height * scale
+    if pixels > MAX_PIXELS:
+        biggest = math.sqrt(MAX_PIXELS / (rect.width * rect.height))
+        raise BadParameter(
+            "scale", f"{scale} is too large for this page; at most {biggest:.2f} is allowed"
+        )
+    return page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
+
+
+def render_page_png(document: pymupdf.Document, page_number: int, scale: float) -> bytes:
+    """The page as displayed (rotation applied), as PNG bytes."""
+    return _pixmap(_page(document, page_number), scale).tobytes("png")
+
+
+class PageImageCache:
+    """Rendered page PNGs on disk, keyed by (sha256, page, scale).
+
+    Files are written to a temporary name and renamed, so a reader never sees half a
+    PNG, and two servers sharing the directory cannot corrupt each other.
+    """
+
+    def __init__(self, directory: Path, open_documents: int = 4) -> None:
+        self.directory = directory
+        self.lock = threading.Lock()
+        self._open: dict[str, pymupdf.Document] = {}  # insertion order = LRU order
+        self._open_limit = open_documents
+
+    def path(self, doc_id: str, page_number: int, scale: float) -> Path:
+        return self.directory / "pages" / doc_id[:2] / doc_id / f"{page_number}@{scale:.2f}.png"
+
+    def get(
+        self, doc_id: str, pdf: Callable[[], bytes], page_number: int, scale: float
+    ) -> Path:
+        """The PNG's path, rendered on a miss; `pdf` loads the file only when needed."""
+        target = self.path(doc_id, page_number, scale)
+        if target.is_file():
+            return target
+        with self.lock:
+            if target.is_file():  # another thread rendered it while we waited
+                return target
+            png = render_page_png(self._document(doc_id, pdf), page_number, scale)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".part")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(png)
+            os.replace(temporary, target)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        return target
+
+    def _document(self, doc_id: str, pdf: Callable[[], bytes]) -> pymupdf.Document:
+        """An open document, kept for the next page: a 600-page file is parsed once."""
+        document = self._open.pop(doc_id, None)
+        if document is None:
+            document = pymupdf.open(stream=pdf(), filetype="pdf")
+        self._open[doc_id] = document
+        while len(self._open) > self._open_limit:
+            oldest = next(iter(self._open))
+            self._open.pop(oldest).close()
+        return document
+
+    def close(self) -> None:
+        with self.lock:
+            for document in self._open.values():
+                document.close()
+            self._open.clear()
+
+
+# --- the static overlay --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    text: str
+    box: BBox  # where the label's background goes, displayed page coordinates
+
+
+def _text_width(text: str, size: float) -> float:
+    return pymupdf.get_text_length(text, fontname="helv", fontsize=size)
+
+
+def _collides(box: BBox, placed: Iterable[BBox]) -> bool:
+    return any(
+        box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+        for other in placed
+    )
+
+
+def place_labels(
+    boxes: Sequence[tuple[str, float, BBox]], page_width: float, page_height: float
+) -> list[Label]:
+    """Chunk-number labels beside their boxes, without covering each other.
+
+    A label goes in the margin just left of its box's top edge; when that spot is
+    taken (nested chunks share a top-left corner) it moves further left; when the
+    margin is too narrow it goes inside the box, moving right. The viewer's JS uses
+    the same rule, so the browser and the PNG look alike.
+    """
+    placed: list[BBox] = []
+    labels = []
+    for text, width, bbox in boxes:
+        height = LABEL_FONT_SIZE + 2 * LABEL_PAD
+        top = min(max(bbox[1], 0.0), max(page_height - height, 0.0))
+        x1 = bbox[0] - 3
+        candidate = (x1 - width, top, x1, top + height)
+        while candidate[0] >= 0 and _collides(candidate, placed):
+            x1 -= width + 2
+            candidate = (x1 - width, top, x1, top + height)
+        if candidate[0] < 0:
+            x0 = max(bbox[0], 0.0) + 2
+            candidate = (x0, top + 2, x0 + width, top + 2 + height)
+            while candidate[2] <= page_width and _collides(candidate, placed):
+                x0 += width + 2
+                candidate = (x0, top + 2, x0 + width, top + 2 + height)
+        placed.append(candidate)
+        labels.append(Label(text, candidate))
+    return labels
+
+
+def hatch_segments(box: BBox, step: float = HATCH_STEP) -> list[tuple[float, float, float, float]]:
+    """45° hatching lines clipped to `box`: the mark for an overlap's intersection."""
+    x0, top, x1, bottom = box
+    segments = []
+    # Lines x - y = c, for c stepping across the box (y grows downwards).
+    c = x0 - bottom
+    while c <= x1 - top:
+        ya, yb = max(top, x0 - c), min(bottom, x1 - c)
+        if ya < yb:
+            segments.append((ya + c, ya, yb + c, yb))
+        c += step
+    return segments
+
+
+def _rgb(hex_colour: str) -> tuple[float, float, float]:
+    value = hex_colour.lstrip("#")
+    r, g, b = (int(value[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return (r, g, b)
+
+
+def _contained_by(report: Mapping[str, Any]) -> dict[int, list[int]]:
+    holds: dict[int, list[int]] = {}
+    for pair in report.get("containment", []):
+        holds.setdefault(pair["container"], []).append(pair["contained"])
+    return {container: sorted(inner) for container, inner in holds.items()}
+
+
+def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: int) -> None:
+    shape = page.new_shape()
+    holds = _contained_by(report)
+    wanted: list[tuple[str, float, BBox]] = []
+    colours: list[tuple[float, float, float]] = []
+    tags: list[tuple[str, BBox, tuple[float, float, float]]] = []
+    for chunk in report["chunks"]:
+        rgb = _rgb(colour(chunk["index"]))
+        for region in chunk["regions"]:
+            if region["page"] != page_number:
+                continue
+            for rect in region["rects"]:
+                shape.draw_rect(pymupdf.Rect(rect))
+                shape.finish(color=None, fill=rgb, fill_opacity=FILL_OPACITY, width=0)
+            shape.draw_rect(pymupdf.Rect(region["bbox"]))
+            shape.finish(color=rgb, fill=None, width=1.2)
+            text = str(chunk["index"])
+            wanted.append((text, _text_width(text, LABEL_FONT_SIZE) + 2 * LABEL_PAD, region["bbox"]))
+            colours.append(rgb)
+            if chunk["index"] in holds:
+                inner = ", ".join(str(i) for i in holds[chunk["index"]])
+                tags.append((f"contains {inner}", region["bbox"], rgb))
+    for overlap in report.get("overlaps", []):
+        if overlap["page"] != page_number:
+            continue
+        for xa, ya, xb, yb in hatch_segments(tuple(overlap["bbox"])):
+            shape.draw_line((xa, ya), (xb, yb))
+        shape.finish(color=(0.25, 0.25, 0.25), width=0.6, stroke_opacity=0.7)
+    for label, rgb in zip(place_labels(wanted, page.rect.width, page.rect.height), colours, strict=True):
+        _draw_label(shape, label.text, label.box, rgb)
+    for text, bbox, rgb in tags:
+        width = _text_width(text, LABEL_FONT_SIZE) + 2 * LABEL_PAD
+        height = LABEL_FONT_SIZE + 2 * LABEL_PAD
+        top = bbox[1] - height - 1 if bbox[1] >= height + 1 else bbox[1] + 1
+        _draw_label(shape, text, (bbox[2] - width, top, bbox[2], top + height), rgb)
+    shape.commit()
+
+
+def _draw_label(shape: pymupdf.Shape, text: str, box: BBox, rgb: tuple[float, float, float]) -> None:
+    shape.draw_rect(pymupdf.Rect(box))
+    shape.finish(color=None, fill=rgb, width=0)
+    baseline = (box[0] + LABEL_PAD, box[3] - LABEL_PAD - 1.2)
+    shape.insert_text(baseline, text, fontname="helv", fontsize=LABEL_FONT_SIZE, color=(1, 1, 1))
+
+
+def render_overlay_png(
+    doc: HasPdf, report: Mapping[str, Any], page_number: int, scale: float = 1.5
+) -> bytes:
+    """The page with every chunk box of `report` drawn on it, as deterministic PNG bytes.
+
+    The page is rendered first, then placed as an image on a blank page of the same
+    displayed size where the boxes are drawn as vectors: MuPDF maps the image pixel
+    for pixel (checked in tests), and the drawing never meets the page's rotation.
+    """
+    scale = parse_scale(scale)
+    with pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
+        page = _page(source, page_number)
+        pixmap = _pixmap(page, scale)
+        width, height = page.rect.width, page.rect.height
+    with pymupdf.open() as canvas:
+        page = canvas.new_page(width=width, height=height)
+        page.insert_image(page.rect, pixmap=pixmap)
+        _draw_overlay(page, report, page_number)
+        return page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")

@@ -1,0 +1,260 @@
+"""`structure_aware`: one chunk per heading section, cut further only where needed.
+
+Headings H1–H4 start chunks and stay in the chunk text (what is embedded is the
+text, so the heading must be in it). A heading is kept with the table, list, image
+or code block it introduces, a caption and footnote with their table. A section over
+`max_token_size` is packed block by block; a table over `max_table_token_size` is
+split by rows with its header repeated, a list over `max_list_token_size` by items,
+a paragraph over `max_token_size` by overlapping token windows. Every chunk is one
+contiguous region of the document, and no chunk contains another.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from visualiser.errors import BadParameter
+from visualiser.markdown import MdBlock, SourceMarkdown, Traced
+from visualiser.strategies.base import Chunk, ChunkType, Param, Strategy, register
+from visualiser.strategies.windows import token_windows
+from visualiser.tokenizers import ENCODINGS, count_tokens
+
+_CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
+_FOOTNOTE = re.compile(r"^(\*|†|‡|note[s]?\b|source[s]?\b)", re.IGNORECASE)
+_BLOCK_TYPE: dict[str, ChunkType] = {"table": "table", "list": "list", "image": "image",
+                                     "code": "code"}
+
+
+@dataclass(slots=True)
+class _Unit:
+    """Blocks that must stay together (a heading with what it introduces, a caption
+    with its table); `main` is the block that gives the unit its type."""
+
+    blocks: list[MdBlock]
+    main: MdBlock
+
+    @property
+    def start(self) -> int:
+        return self.blocks[0].start
+
+    @property
+    def end(self) -> int:
+        return self.blocks[-1].end
+
+
+@register
+class StructureAware(Strategy):
+    name = "structure_aware"
+    label = "Structure-aware (headings, tables, lists)"
+    explanation = (
+        "Follows the document's own structure: every heading starts a chunk and stays in "
+        "it, and a heading travels with the table, list or figure it introduces. Sections "
+        "that are too long are split between blocks, tables between rows (header "
+        "repeated), lists between items. Each chunk maps to one region of the page."
+    )
+    banner = None  # nothing spans anything: there is nothing to explain
+    params = (
+        Param("max_token_size", "int", 1200, "largest chunk of prose, in tokens", 16, 100_000),
+        Param("overlap_token_size", "int", 100,
+              "tokens shared when one long paragraph must be cut", 0, 99_999),
+        Param("max_table_token_size", "int", 2000,
+              "tables above this are split by rows, header repeated", 16, 100_000),
+        Param("max_list_token_size", "int", 1800,
+              "lists above this are split between items", 16, 100_000),
+        Param("keep_heading_with_list", "bool", True,
+              "keep a heading (or a line ending in ':') with the list it introduces"),
+        Param("include_table_caption", "bool", True, "keep a caption line with its table"),
+        Param("include_table_footnote", "bool", True, "keep a footnote line with its table"),
+        Param("tokenizer", "choice", "cl100k_base", "tiktoken encoding", choices=ENCODINGS),
+    )
+
+    @classmethod
+    def check(cls, settings: dict[str, Any]) -> None:
+        if settings["overlap_token_size"] >= settings["max_token_size"]:
+            raise BadParameter(
+                "overlap_token_size",
+                f"must be smaller than max_token_size ({settings['max_token_size']})",
+            )
+
+    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
+        return _Splitter(source, settings).run()
+
+
+class _Splitter:
+    def __init__(self, source: SourceMarkdown, settings: dict[str, Any]) -> None:
+        self.source = source
+        self.s = settings
+        self.chunks: list[Chunk] = []
+
+    def tokens(self, start: int, end: int) -> int:
+        return count_tokens(self.source.text[start:end], self.s["tokenizer"])
+
+    def run(self) -> list[Chunk]:
+        for number, section in enumerate(self._sections(), start=1):
+            self._emit_section(section, number)
+        return self.chunks
+
+    def _sections(self) -> list[list[MdBlock]]:
+        """Blocks grouped under their heading; a heading with no body of its own (a
+        title right above a section heading) joins the section that follows."""
+        sections: list[list[MdBlock]] = []
+        current: list[MdBlock] = []
+        for block in self.source.blocks:
+            only_headings = all(b.kind == "heading" for b in current)
+            if block.kind == "heading" and current and not only_headings:
+                sections.append(current)
+                current = []
+            current.append(block)
+        if current:
+            sections.append(current)
+        return sections
+
+    def _emit_section(self, blocks: list[MdBlock], number: int) -> None:
+        start, end = blocks[0].start, blocks[-1].end
+        kind = _section_type(blocks)
+        limit = self.s["max_token_size"]
+        if kind == "table":
+            limit = max(limit, self.s["max_table_token_size"])
+        elif kind == "list":
+            limit = max(limit, self.s["max_list_token_size"])
+        if self.tokens(start, end) <= limit:
+            self._add(self.source.traced(start, end), kind, start,
+                      {"rule": "section", "section": number})
+            return
+        units = self._units(blocks)
+        pieces: list[tuple[Traced, ChunkType]] = []
+        group: list[_Unit] = []
+        for unit in units:
+            candidate = group + [unit]
+            if group and self.tokens(candidate[0].start, unit.end) > self.s["max_token_size"]:
+                pieces.extend(self._pack(group))
+                group = [unit]
+            else:
+                group = candidate
+        pieces.extend(self._pack(group))
+        for n, (text, piece_type) in enumerate(pieces, start=1):
+            self._add(text, piece_type, blocks[0].start, {
+                "rule": "section_part", "section": number, "part": n, "of": len(pieces),
+                "limit": self.s["max_token_size"]})
+
+    def _pack(self, group: list[_Unit]) -> list[tuple[Traced, ChunkType]]:
+        """One piece for units that fit together, or the pieces of one unit too big."""
+        start, end = group[0].start, group[-1].end
+        kind = _section_type([b for u in group for b in u.blocks])
+        if len(group) > 1 or self.tokens(start, end) <= self.s["max_token_size"]:
+            return [(self.source.traced(start, end), kind)]
+        unit = group[0]
+        main = unit.main
+        if main.kind == "table":
+            if self.tokens(start, end) <= self.s["max_table_token_size"]:
+                return [(self.source.traced(start, end), "table")]
+            return [(t, "table") for t in self._split_table(unit)]
+        if main.kind == "list":
+            if self.tokens(start, end) <= self.s["max_list_token_size"]:
+                return [(self.source.traced(start, end), "list")]
+            return [(t, "list") for t in self._split_list(unit)]
+        windows = token_windows(self.source.traced(start, end), self.s["max_token_size"],
+                                self.s["overlap_token_size"], self.s["tokenizer"],
+                                drop_contained_tail=True)
+        return [(w.text, _BLOCK_TYPE.get(main.kind, "text")) for w in windows]
+
+    def _split_table(self, unit: _Unit) -> list[Traced]:
+        table = unit.main
+        header_end = table.rows[table.header_rows - 1][1] if table.header_rows else table.start
+        # Everything from the unit start to the end of the separator line is the lead:
+        # heading, caption, header row and separator, repeated on every part.
+        body = table.rows[table.header_rows:]
+        lead_end = body[0][0] - 1 if body else header_end
+        lead = self.source.traced(unit.start, lead_end)
+        header = self.source.traced(table.start, lead_end)
+        limit = self.s["max_table_token_size"]
+        parts: list[Traced] = []
+        first = body[0][0] if body else lead_end
+        used_from = first
+        for n, (row_start, row_end) in enumerate(body):
+            head = lead if not parts else header
+            size = count_tokens(head.text, self.s["tokenizer"]) + self.tokens(used_from, row_end)
+            if row_start > used_from and size > limit:
+                parts.append(self._table_part(head, used_from, body[n - 1][1]))
+                used_from = row_start
+        tail_end = unit.end
+        head = lead if not parts else header
+        parts.append(self._table_part(head, used_from, tail_end))
+        return parts
+
+    def _table_part(self, head: Traced, start: int, end: int) -> Traced:
+        return Traced.join("\n", [head, self.source.traced(start, end)])
+
+    def _split_list(self, unit: _Unit) -> list[Traced]:
+        items = unit.main.items
+        parts: list[Traced] = []
+        part_start = unit.start
+        for n, (item_start, item_end) in enumerate(items):
+            too_big = self.tokens(part_start, item_end) > self.s["max_list_token_size"]
+            if n and item_start > part_start and too_big:
+                parts.append(self.source.traced(part_start, items[n - 1][1]))
+                part_start = item_start
+        parts.append(self.source.traced(part_start, unit.end))
+        return parts
+
+    def _units(self, blocks: list[MdBlock]) -> list[_Unit]:
+        """Blocks that must stay together, in order."""
+        units: list[_Unit] = []
+        pending: list[MdBlock] = []  # headings / captions / intro lines waiting
+        for block in blocks:
+            text = self.source.text[block.start : block.end]
+            if block.kind == "heading":
+                pending.append(block)
+                continue
+            if block.kind == "paragraph" and self._leads(text, blocks, block):
+                pending.append(block)
+                continue
+            if (
+                block.kind == "paragraph"
+                and self.s["include_table_footnote"]
+                and units
+                and units[-1].main.kind == "table"
+                and _FOOTNOTE.match(text)
+                and not pending
+            ):
+                units[-1].blocks.append(block)
+                continue
+            heading_travels = block.kind != "list" or self.s["keep_heading_with_list"]
+            if pending and not heading_travels:
+                units.append(_Unit(list(pending), pending[-1]))
+                pending = []
+            units.append(_Unit(pending + [block], block))
+            pending = []
+        if pending:
+            units.append(_Unit(pending, pending[-1]))
+        return units
+
+    def _leads(self, text: str, blocks: list[MdBlock], block: MdBlock) -> bool:
+        """Is this paragraph a caption or intro line for the block right after it?"""
+        following = blocks[blocks.index(block) + 1] if block is not blocks[-1] else None
+        if following is None:
+            return False
+        if following.kind == "table" and _CAPTION.match(text):
+            return self.s["include_table_caption"]
+        if following.kind in ("table", "image") and _CAPTION.match(text):
+            return True
+        if following.kind == "list" and text.rstrip().endswith(":"):
+            return self.s["keep_heading_with_list"]
+        return False
+
+    def _add(self, text: Traced, kind: ChunkType, section_start: int,
+             origin: dict[str, Any]) -> None:
+        text = text.strip()
+        if text.text:
+            self.chunks.append(Chunk(text, kind, self.source.heading_path_at(section_start),
+                                     origin))
+
+
+def _section_type(blocks: list[MdBlock]) -> ChunkType:
+    kinds = {b.kind for b in blocks}
+    for kind in ("table", "list", "image", "code"):
+        if kind in kinds:
+            return _BLOCK_TYPE[kind]
+    return "text"

@@ -1,0 +1,220 @@
+"""`token_based`: LightRAG's token windows, made table-aware.
+
+Prose is cut into fixed token windows. Each markdown table (with the heading or
+caption just above it and a footnote just below) becomes a chunk of its own; a table
+too big for one chunk is split by rows with the header row repeated, plus a
+`table_full` chunk holding all of it. Finally every `table` chunk gets a
+`table_context` twin: the nearest prose chunk before it, the table, and the nearest
+prose chunk after it, joined by blank lines — a retrieval aid that overlaps its
+neighbours on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from visualiser.errors import BadParameter
+from visualiser.markdown import SourceMarkdown, Traced
+from visualiser.strategies.base import Chunk, Param, Strategy, register
+from visualiser.strategies.windows import token_windows
+from visualiser.tokenizers import ENCODINGS, count_tokens
+
+EMBEDDING_LIMIT = 8191  # tokens; OpenAI's embedding models refuse more
+HEADING_LOOKBACK_LINES = 6
+MAX_BLANKS_BEFORE_TABLE = 2
+
+_SEPARATOR_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_HEADING_LIKE = re.compile(
+    r"^\s*(#{1,6}\s+\S|\*\*[^*]+\*\*\s*:?\s*$|(table|figure|exhibit|schedule)\s+[\dA-Z])",
+    re.IGNORECASE,
+)
+_FOOTNOTE_LIKE = re.compile(r"^\s*(\*|†|‡|note[s]?\b|source[s]?\b|\(\d+\)|\[\d+\])", re.I)
+
+
+@dataclass(slots=True)
+class _Table:
+    lead: list[Traced]  # heading/caption lines carried with the table
+    header: Traced
+    rows: list[Traced]
+    footer: list[Traced]
+
+
+def strip_separator_rows(text: Traced) -> Traced:
+    """Drop markdown table separator lines (`|---|---|`): they cost tokens, say nothing."""
+    return Traced.join("\n", [line for line in text.lines() if not _SEPARATOR_ROW.match(line.text)])
+
+
+def split_tables(text: Traced) -> list[Traced | _Table]:
+    """Prose segments and tables, in document order."""
+    lines = text.lines()
+    out: list[Traced | _Table] = []
+    prose_from = 0
+    n = 0
+    while n < len(lines):
+        if not _TABLE_ROW.match(lines[n].text):
+            n += 1
+            continue
+        end = n
+        while end < len(lines) and _TABLE_ROW.match(lines[end].text):
+            end += 1
+        lead_from = _lead_start(lines, n, floor=prose_from)
+        foot_to = _footer_end(lines, end)
+        prose = Traced.join("\n", lines[prose_from:lead_from])
+        if prose.text.strip():
+            out.append(prose)
+        out.append(_Table(
+            lead=[line for line in lines[lead_from:n] if line.text.strip()],
+            header=lines[n],
+            rows=lines[n + 1 : end],
+            footer=[line for line in lines[end:foot_to] if line.text.strip()],
+        ))
+        prose_from = n = foot_to
+    rest = Traced.join("\n", lines[prose_from:])
+    if rest.text.strip():
+        out.append(rest)
+    return out
+
+
+def _lead_start(lines: list[Traced], table_at: int, floor: int) -> int:
+    """First line of the heading/caption above a table, or `table_at` if none.
+
+    Looks at most six lines up, past at most two blank lines, and takes the nearest
+    heading-like line together with any heading-like lines right above it.
+    """
+    start = table_at
+    blanks = 0
+    for n in range(table_at - 1, max(floor, table_at - HEADING_LOOKBACK_LINES) - 1, -1):
+        line = lines[n].text
+        if not line.strip():
+            blanks += 1
+            if blanks > MAX_BLANKS_BEFORE_TABLE:
+                break
+            continue
+        if not _HEADING_LIKE.match(line):
+            break
+        start = n
+    return start
+
+
+def _footer_end(lines: list[Traced], after: int) -> int:
+    """End of the footnote lines directly under a table (one blank line allowed)."""
+    end = after
+    n = after
+    if n < len(lines) and not lines[n].text.strip():
+        n += 1
+    while n < len(lines) and _FOOTNOTE_LIKE.match(lines[n].text):
+        n += 1
+        end = n
+    return end
+
+
+@register
+class TokenBased(Strategy):
+    name = "token_based"
+    label = "Token windows, table-aware (LightRAG)"
+    explanation = (
+        "Cuts prose into fixed windows of tokens that overlap a little, the way LightRAG "
+        "does. Each table becomes a chunk of its own, with its title; large tables are "
+        "split by rows with the header row repeated. Each table also gets a second, "
+        "context chunk: the text before it, the table and the text after it."
+    )
+    banner = (
+        "This document is chunked by token count. Besides its own chunk, every table gets "
+        "a context chunk that joins the table with the text just before and after it, so "
+        "a question asked in words can still find the numbers. That chunk repeats its "
+        "neighbours on purpose, which is why its box spans theirs. New knowledgebases use "
+        "structure-aware chunking by default: it follows the document's layout, so each "
+        "chunk maps to one region of the page."
+    )
+    params = (
+        Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000),
+        Param("chunk_overlap_token_size", "int", 100,
+              "tokens each window shares with the next", 0, 99_999),
+        Param("max_table_token_size", "int", None,
+              "tables above this many tokens are split by rows (empty: twice the chunk size)",
+              16, 100_000, optional=True),
+        Param("table_context", "bool", True,
+              "add a context chunk (previous text + table + next text) for every table"),
+        Param("tokenizer", "choice", "cl100k_base", "tiktoken encoding", choices=ENCODINGS),
+    )
+
+    @classmethod
+    def check(cls, settings: dict[str, Any]) -> None:
+        if settings["chunk_overlap_token_size"] >= settings["chunk_token_size"]:
+            raise BadParameter(
+                "chunk_overlap_token_size",
+                f"must be smaller than chunk_token_size ({settings['chunk_token_size']})",
+            )
+
+    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
+        size = settings["chunk_token_size"]
+        overlap = settings["chunk_overlap_token_size"]
+        encoding = settings["tokenizer"]
+        table_limit = settings["max_table_token_size"] or 2 * size
+        chunks: list[Chunk] = []
+        segments = split_tables(strip_separator_rows(source.traced()))
+        for segment_no, segment in enumerate(segments):
+            if isinstance(segment, Traced):
+                for w in token_windows(segment, size, overlap, encoding):
+                    chunks.append(Chunk(w.text, "text", origin={
+                        "rule": "token_window", "segment": segment_no, "window": w.number,
+                        "of": w.of, "size": size, "overlap": overlap}))
+            else:
+                chunks.extend(_table_chunks(segment, segment_no, table_limit, encoding))
+        if settings["table_context"]:
+            chunks.extend(_context_chunks(chunks))
+        return chunks
+
+
+def _table_chunks(table: _Table, table_no: int, limit: int, encoding: str) -> list[Chunk]:
+    whole = Traced.join("\n", [*table.lead, table.header, *table.rows, *table.footer])
+    whole_tokens = count_tokens(whole.text, encoding)
+    if whole_tokens <= limit:
+        return [Chunk(whole, "table", origin={"rule": "table", "table": table_no})]
+    parts: list[list[Traced]] = [[]]
+    fixed = count_tokens(Traced.join("\n", [*table.lead, table.header]).text, encoding)
+    used = fixed
+    for row in table.rows:
+        row_tokens = count_tokens(row.text, encoding) + 1  # + the newline
+        if parts[-1] and used + row_tokens > limit:
+            parts.append([])
+            used = count_tokens(table.header.text, encoding)
+        parts[-1].append(row)
+        used += row_tokens
+    chunks = []
+    for n, rows in enumerate(parts, start=1):
+        lead = table.lead if n == 1 else []
+        foot = table.footer if n == len(parts) else []
+        text = Traced.join("\n", [*lead, table.header, *rows, *foot])
+        chunks.append(Chunk(text, "table", origin={
+            "rule": "table_part", "table": table_no, "part": n, "of": len(parts),
+            "limit": limit}))
+    if whole_tokens <= EMBEDDING_LIMIT:
+        chunks.append(Chunk(whole, "table_full", origin={
+            "rule": "table_full", "table": table_no, "parts": len(parts)}))
+    return chunks
+
+
+def _context_chunks(chunks: list[Chunk]) -> list[Chunk]:
+    """previous prose + table + next prose, for every `table` chunk."""
+    tabular = {"table", "table_full"}
+    out = []
+    for index, chunk in enumerate(chunks):
+        if chunk.chunk_type != "table":
+            continue
+        before = index - 1
+        while before >= 0 and chunks[before].chunk_type in tabular:
+            before -= 1  # walk past the whole run of split parts
+        after = index + 1
+        while after < len(chunks) and chunks[after].chunk_type in tabular:
+            after += 1
+        sources = [i for i in (before, index, after) if 0 <= i < len(chunks)]
+        if len(sources) == 1:
+            continue  # a table with no prose around it needs no context
+        out.append(Chunk(
+            Traced.join("\n\n", [chunks[i].text for i in sources]), "table_context",
+            origin={"rule": "table_context", "table_chunk": index, "sources": sources}))
+    return out

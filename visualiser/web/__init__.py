@@ -1,0 +1,45 @@
+"""The web app: a thin shell over the pipeline. `create_app` builds a fresh app with
+its own catalogue and image cache (no module-level state), so tests can make as many
+as they like."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from visualiser import resources
+from visualiser.web.api import api
+from visualiser.web.errors import register_error_handler
+from visualiser.web.pages import pages
+from visualiser.web.state import WebState
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "chunk-visualiser"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        template_folder=str(resources.templates_dir()),
+        static_folder=str(resources.static_dir()),
+    )
+    app.config.from_mapping(
+        SAMPLES_DIR=resources.samples_dir(),
+        CACHE_DIR=default_cache_dir(),
+        DEFAULT_STRATEGY="structure_aware",  # what new knowledgebases get (SPEC)
+        MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # uploads
+        DOCUMENT_CACHE_SIZE=8,
+        REPORT_CACHE_SIZE=64,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    app.extensions["visualiser"] = WebState.from_config(app.config)
+    app.register_blueprint(pages)
+    app.register_blueprint(api, url_prefix="/api")
+    register_error_handler(app)
+    return app

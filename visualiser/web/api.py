@@ -1,0 +1,78 @@
+"""The JSON API: documents, strategies, chunk reports and page images."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request, send_file, url_for
+
+from visualiser.errors import BadParameter, NotFound
+from visualiser.render import parse_scale
+from visualiser.web.state import state, strategies, strategy_and_params
+
+api = Blueprint("api", __name__)
+
+# Page images are addressed by the SHA-256 of the file, so they never change.
+IMAGE_MAX_AGE = 365 * 24 * 3600
+
+
+def _document_dict(entry_id: str) -> dict[str, object]:
+    entry = state().library.entry(entry_id)
+    return {
+        **entry.to_dict(),
+        "pages": [
+            {"number": p.number, "width": p.width, "height": p.height, "rotation": p.rotation}
+            for p in entry.pages
+        ],
+        "links": {
+            "viewer": url_for("pages.viewer", doc_id=entry.id),
+            "chunks": url_for("api.chunks", doc_id=entry.id),
+        },
+    }
+
+
+@api.get("/documents")
+def documents() -> Response:
+    return jsonify(
+        documents=[
+            {**entry.to_dict(), "links": {"viewer": url_for("pages.viewer", doc_id=entry.id)}}
+            for entry in state().library.documents()
+        ]
+    )
+
+
+@api.post("/documents")
+def upload() -> tuple[Response, int]:
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        raise BadParameter("file", "send the PDF as a multipart form field named 'file'")
+    entry = state().library.add(upload.read(), upload.filename)
+    return jsonify(_document_dict(entry.id)), 201
+
+
+@api.get("/documents/<doc_id>")
+def document(doc_id: str) -> Response:
+    return jsonify(_document_dict(doc_id))
+
+
+@api.get("/strategies")
+def list_strategies() -> Response:
+    return jsonify(default=state().default_strategy, strategies=strategies())
+
+
+@api.get("/documents/<doc_id>/chunks")
+def chunks(doc_id: str) -> Response:
+    name, params = strategy_and_params(request.args)
+    report = state().library.report(doc_id, name, params)
+    return Response(report.json_bytes(), mimetype="application/json")
+
+
+@api.get("/documents/<doc_id>/pages/<int:number>.png")
+def page_image(doc_id: str, number: int) -> Response:
+    library = state().library
+    entry = library.entry(doc_id)
+    scale = parse_scale(request.args.get("scale"))
+    if not 1 <= number <= entry.page_count:
+        raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
+    path = state().images.get(doc_id, lambda: library.pdf(doc_id), number, scale)
+    response = send_file(path, mimetype="image/png", max_age=IMAGE_MAX_AGE, conditional=True)
+    response.cache_control.immutable = True
+    return response
