@@ -19,6 +19,7 @@ from typing import Literal
 from visualiser.layout.model import Block, Layout
 
 SYNTHETIC = -1
+_NUMBERED = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 
 MdKind = Literal["heading", "paragraph", "list", "table", "image", "code"]
 
@@ -171,8 +172,10 @@ def build_markdown(layout: Layout) -> SourceMarkdown:
                 if n:
                     out.synthetic("\n")
                 item_start = out.length
-                out.synthetic("- ")
-                _write_words(out, layout, layout.block_words(block))
+                words = layout.block_words(block)
+                if not _NUMBERED.match(layout.words[words[0]].text):
+                    out.synthetic("- ")  # bullets: the glyph is not a word; "1." is
+                _write_words(out, layout, words)
                 items.append((item_start, out.length))
             blocks.append(MdBlock("list", start, out.length, items=tuple(items)))
         elif first.kind == "code":

@@ -54,8 +54,9 @@ def _shipped_bpe(name: str) -> bytes:
 
 def _ensure_cached(name: str) -> None:
     cache_path = _cache_dir() / hashlib.sha1(_BLOB_URL.format(name=name).encode()).hexdigest()
-    if cache_path.is_file() and hashlib.sha256(cache_path.read_bytes()).hexdigest() == _SHA256[name]:
-        return
+    if cache_path.is_file():
+        if hashlib.sha256(cache_path.read_bytes()).hexdigest() == _SHA256[name]:
+            return
     data = _shipped_bpe(name)
     if hashlib.sha256(data).hexdigest() != _SHA256[name]:
         raise TokenizerUnavailable(

@@ -99,7 +99,7 @@ def _page_items(
     tables = _find_tables(page) if not used_ocr else []
     table_boxes = [tuple(t.bbox) for t in tables]
     items = [_Item(bbox=box, table=t) for box, t in zip(table_boxes, tables, strict=True)]
-    for line in _raw_lines(textpage):
+    for line in _raw_lines(textpage, styled=not used_ocr):
         kept = [(b, w) for b, w in line.words if not _inside_any(centre(b), table_boxes)]
         if not kept:
             continue
@@ -111,7 +111,8 @@ def _page_items(
             box = tuple(info["bbox"])
             if box[2] - box[0] > 8 and box[3] - box[1] > 8:  # skip hairline decorations
                 items.append(_Item(bbox=box, image=box))
-    return _reading_order(items, page.rect.width if page.rotation % 180 == 0 else page.rect.height), used_ocr
+    text_width = page.rect.width if page.rotation % 180 == 0 else page.rect.height
+    return _reading_order(items, text_width), used_ocr
 
 
 def _find_tables(page: pymupdf.Page) -> list[pymupdf.table.Table]:
@@ -122,7 +123,9 @@ def _find_tables(page: pymupdf.Page) -> list[pymupdf.table.Table]:
     return [t for t in page.find_tables().tables if t.row_count >= 1 and t.col_count >= 2]
 
 
-def _raw_lines(textpage: pymupdf.TextPage) -> list[_RawLine]:
+def _raw_lines(textpage: pymupdf.TextPage, *, styled: bool = True) -> list[_RawLine]:
+    """Text lines with their words and style. OCR text (`styled=False`) comes in one
+    stand-in font, so its bold and monospace flags say nothing and are ignored."""
     words_by_line: dict[tuple[int, int], list[tuple[BBox, str]]] = {}
     for x0, y0, x1, y1, text, block_no, line_no, _ in textpage.extractWORDS():
         words_by_line.setdefault((block_no, line_no), []).append(((x0, y0, x1, y1), text))
@@ -135,8 +138,8 @@ def _raw_lines(textpage: pymupdf.TextPage) -> list[_RawLine]:
                 continue
             chars = sum(len(s["text"]) for s in spans)
             size = sum(s["size"] * len(s["text"]) for s in spans) / chars
-            bold = all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
-            mono = all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
+            bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
+            mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
             lines.append(_RawLine(_union(b for b, _ in words), words, size, bold, mono))
     return lines
 
@@ -268,7 +271,7 @@ class _Builder:
         height = max(previous.bbox[3] - previous.bbox[1], 1.0)
         gap = line.bbox[1] - previous.bbox[3]
         same_column = abs(line.bbox[0] - previous.bbox[0]) < 40 or line.bbox[0] > previous.bbox[0]
-        return -height < gap < 0.45 * height and same_column
+        return -height < gap < 0.6 * height and same_column
 
     def _add_line(self, raw: _RawLine) -> int:
         line_id = len(self.layout.lines)

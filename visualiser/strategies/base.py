@@ -110,7 +110,7 @@ class Strategy(ABC):
         return settings
 
     @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
+    def check(cls, settings: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
         """Cross-parameter rules (e.g. overlap < size); raise BadParameter."""
 
     @abstractmethod
