@@ -19,8 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-import pymupdf
-
 from visualiser import pipeline
 from visualiser.errors import BadPdf, NotFound
 from visualiser.strategies import get_strategy
@@ -114,19 +112,19 @@ class Report:
 def read_entry(data: bytes, name: str, source: str, path: Path | None = None) -> Entry:
     """Page sizes straight from PyMuPDF: milliseconds even for 600 pages, so the viewer
     can lay out its page placeholders before the layout has been extracted."""
+    document = pipeline.open_pdf(data)  # BadPdf with a message naming what is wrong
     try:
-        with pymupdf.open(stream=data, filetype="pdf") as document:
-            if document.needs_pass:
-                raise BadPdf(f"{name} is encrypted; remove the password and try again")
-            pages = tuple(
-                PageSize(page.number + 1, round(page.rect.width, 2), round(page.rect.height, 2),
-                         page.rotation)
-                for page in document
+        pages = tuple(
+            PageSize(
+                page.number + 1,
+                round(page.rect.width, 2),
+                round(page.rect.height, 2),
+                page.rotation,
             )
-    except (pymupdf.FileDataError, RuntimeError, ValueError) as error:
-        raise BadPdf(f"{name} is not a usable PDF: {error}") from error
-    if not pages:
-        raise BadPdf(f"{name} has no pages")
+            for page in document
+        )
+    finally:
+        document.close()
     return Entry(hashlib.sha256(data).hexdigest(), name, len(data), pages, source, path)
 
 
@@ -186,7 +184,9 @@ class Library:
 
     def processed(self, doc_id: str) -> pipeline.ProcessedDocument:
         entry = self.entry(doc_id)
-        return self._processed.get(doc_id, lambda: pipeline.process_pdf(self.pdf(doc_id), entry.name))
+        return self._processed.get(
+            doc_id, lambda: pipeline.process_pdf(self.pdf(doc_id), entry.name)
+        )
 
     def is_processed(self, doc_id: str) -> bool:
         return doc_id in self._processed

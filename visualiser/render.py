@@ -45,9 +45,10 @@ MAX_SCALE = 4.0
 MAX_PIXELS = 40_000_000
 
 LABEL_FONT_SIZE = 8.0
+TAG_FONT_SIZE = 7.0
 LABEL_PAD = 2.0
 FILL_OPACITY = 0.16
-HATCH_STEP = 5.0
+HATCH_STEP = 8.0
 
 
 class HasPdf(Protocol):
@@ -113,9 +114,7 @@ class PageImageCache:
     def path(self, doc_id: str, page_number: int, scale: float) -> Path:
         return self.directory / "pages" / doc_id[:2] / doc_id / f"{page_number}@{scale:.2f}.png"
 
-    def get(
-        self, doc_id: str, pdf: Callable[[], bytes], page_number: int, scale: float
-    ) -> Path:
+    def get(self, doc_id: str, pdf: Callable[[], bytes], page_number: int, scale: float) -> Path:
         """The PNG's path, rendered on a miss; `pdf` loads the file only when needed."""
         target = self.path(doc_id, page_number, scale)
         if target.is_file():
@@ -163,7 +162,7 @@ class Label:
 
 
 def _text_width(text: str, size: float) -> float:
-    return pymupdf.get_text_length(text, fontname="helv", fontsize=size)
+    return pymupdf.get_text_length(text, fontname="hebo", fontsize=size)
 
 
 def _collides(box: BBox, placed: Iterable[BBox]) -> bool:
@@ -248,7 +247,8 @@ def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: in
             shape.draw_rect(pymupdf.Rect(region["bbox"]))
             shape.finish(color=rgb, fill=None, width=1.2)
             text = str(chunk["index"])
-            wanted.append((text, _text_width(text, LABEL_FONT_SIZE) + 2 * LABEL_PAD, region["bbox"]))
+            width = _text_width(text, LABEL_FONT_SIZE) + 2 * LABEL_PAD
+            wanted.append((text, width, region["bbox"]))
             colours.append(rgb)
             if chunk["index"] in holds:
                 inner = ", ".join(str(i) for i in holds[chunk["index"]])
@@ -258,22 +258,36 @@ def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: in
             continue
         for xa, ya, xb, yb in hatch_segments(tuple(overlap["bbox"])):
             shape.draw_line((xa, ya), (xb, yb))
-        shape.finish(color=(0.25, 0.25, 0.25), width=0.6, stroke_opacity=0.7)
-    for label, rgb in zip(place_labels(wanted, page.rect.width, page.rect.height), colours, strict=True):
+        shape.finish(color=(0.12, 0.12, 0.12), width=0.6, stroke_opacity=0.45)
+    labels = place_labels(wanted, page.rect.width, page.rect.height)
+    for label, rgb in zip(labels, colours, strict=True):
         _draw_label(shape, label.text, label.box, rgb)
     for text, bbox, rgb in tags:
-        width = _text_width(text, LABEL_FONT_SIZE) + 2 * LABEL_PAD
-        height = LABEL_FONT_SIZE + 2 * LABEL_PAD
+        width = _text_width(text, TAG_FONT_SIZE) + 2 * LABEL_PAD
+        height = TAG_FONT_SIZE + 2 * LABEL_PAD
         top = bbox[1] - height - 1 if bbox[1] >= height + 1 else bbox[1] + 1
-        _draw_label(shape, text, (bbox[2] - width, top, bbox[2], top + height), rgb)
+        _draw_label(shape, text, (bbox[2] - width, top, bbox[2], top + height), rgb, tag=True)
     shape.commit()
 
 
-def _draw_label(shape: pymupdf.Shape, text: str, box: BBox, rgb: tuple[float, float, float]) -> None:
+def _draw_label(
+    shape: pymupdf.Shape,
+    text: str,
+    box: BBox,
+    rgb: tuple[float, float, float],
+    tag: bool = False,
+) -> None:
+    """A chunk number (white on the chunk's colour) or a containment tag (dark on white,
+    framed in the colour), as in the browser."""
     shape.draw_rect(pymupdf.Rect(box))
-    shape.finish(color=None, fill=rgb, width=0)
-    baseline = (box[0] + LABEL_PAD, box[3] - LABEL_PAD - 1.2)
-    shape.insert_text(baseline, text, fontname="helv", fontsize=LABEL_FONT_SIZE, color=(1, 1, 1))
+    if tag:
+        shape.finish(color=rgb, fill=(1, 1, 1), width=0.8)
+    else:
+        shape.finish(color=None, fill=rgb, width=0)
+    size = TAG_FONT_SIZE if tag else LABEL_FONT_SIZE
+    baseline = (box[0] + LABEL_PAD, box[3] - LABEL_PAD - 0.15 * size)
+    ink = (0.11, 0.14, 0.17) if tag else (1, 1, 1)
+    shape.insert_text(baseline, text, fontname="hebo", fontsize=size, color=ink)
 
 
 def render_overlay_png(

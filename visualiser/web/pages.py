@@ -15,11 +15,11 @@ pages = Blueprint("pages", __name__)
 
 
 def human_size(size: int) -> str:
-    for unit in ("bytes", "KB", "MB"):
-        if size < 1024 or unit == "MB":
-            return f"{size} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
-        size /= 1024  # type: ignore[assignment]
-    raise AssertionError("unreachable")
+    if size < 1024:
+        return f"{size} bytes"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
 
 
 @pages.app_template_filter("filesize")
@@ -53,7 +53,9 @@ def viewer(doc_id: str) -> str:
     config = {
         "document": {
             **entry.to_dict(),
-            "pages": [{"number": p.number, "width": p.width, "height": p.height} for p in entry.pages],
+            "pages": [
+                {"number": p.number, "width": p.width, "height": p.height} for p in entry.pages
+            ],
         },
         "strategies": strategies(),
         "default_strategy": state().default_strategy,

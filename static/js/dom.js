@@ -1,0 +1,42 @@
+// Tiny helpers for building DOM nodes without innerHTML (no escaping bugs).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function apply(el, attrs) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") el.textContent = value;
+    else if (key === "class") el.setAttribute("class", value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style") for (const [k, v] of Object.entries(value)) el.style.setProperty(k, v);
+    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+export function h(tag, attrs = {}, ...children) {
+  return append(apply(document.createElement(tag), attrs), children);
+}
+
+export function s(tag, attrs = {}, ...children) {
+  return append(apply(document.createElementNS(SVG_NS, tag), attrs), children);
+}
+
+export function clear(el) {
+  el.replaceChildren();
+  return el;
+}
+
+/** Replace `el`'s children; null/undefined/false children and nested arrays are fine. */
+export function fill(el, ...children) {
+  return append(clear(el), children);
+}

@@ -1,0 +1,37 @@
+// Plain-language bits shared by the list, the detail panel and the overlay.
+
+export function pageRange(pages) {
+  if (!pages || pages.length === 0) return "no page";
+  const sorted = [...pages].sort((a, b) => a - b);
+  const contiguous = sorted.every((p, i) => i === 0 || p === sorted[i - 1] + 1);
+  if (sorted.length === 1) return `p. ${sorted[0]}`;
+  if (contiguous) return `pp. ${sorted[0]}–${sorted[sorted.length - 1]}`;
+  return `pp. ${sorted.join(", ")}`;
+}
+
+export function firstWords(text, count = 14) {
+  const words = (text || "").replace(/[#|]+/g, " ").split(/\s+/).filter(Boolean);
+  const head = words.slice(0, count).join(" ");
+  return words.length > count ? `${head} …` : head;
+}
+
+export function listNumbers(numbers) {
+  return numbers.join(", ");
+}
+
+const REASONS = {
+  overlap_window: "the strategy's overlap window",
+  table_context: "a table-context chunk spans its neighbours",
+  repeated_header: "split table parts repeat the header row",
+  table_full: "the whole-table chunk holds its parts",
+  layout_only: "boxes cross, but no words are shared",
+  unexplained: "unexplained — worth a look",
+};
+
+export function reasonText(reason) {
+  return REASONS[reason] || reason;
+}
+
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}

@@ -1,0 +1,180 @@
+// The side panel: report summary, chunk list, analysis lists and the detail panel.
+import { fill, h } from "./dom.js";
+import { firstWords, listNumbers, pageRange, plural, reasonText } from "./format.js";
+
+// Flags are data from the server; only those it marks as defects get the red style.
+const isDefect = (flag) => flag.intended === false || /unexplained/.test(flag.code);
+
+function flagList(flags) {
+  if (!flags || flags.length === 0) return null;
+  return h(
+    "ul",
+    { class: "flags" },
+    flags.map((f) =>
+      h("li", { class: isDefect(f) ? "flag defect" : "flag", title: f.message, "data-flag": f.code }, f.message || f.code),
+    ),
+  );
+}
+
+export function renderSummary(el, report) {
+  const { strategy } = report;
+  const unexplained = report.overlaps.filter((o) => !o.intended).length +
+    report.containment.filter((c) => !c.intended).length;
+  fill(el,
+    h(
+      "details",
+      {},
+      h("summary", {}, h("span", { class: "label" }, strategy.label), " ", h("span", { class: "tag" }, strategy.name)),
+      h("p", { class: "explanation" }, strategy.explanation),
+    ),
+    h(
+      "div",
+      { class: "counts", "data-testid": "counts" },
+      `${plural(report.chunks.length, "chunk")} · ${plural(report.overlaps.length, "overlap")} · ` +
+        `${plural(report.containment.length, "containment pair")} · ` +
+        `${plural(report.diagnostics.length, "diagnostic")}` +
+        (unexplained ? ` · ${unexplained} unexplained` : ""),
+    ),
+  );
+}
+
+export function renderList(el, report, colour) {
+  const fragment = document.createDocumentFragment();
+  for (const chunk of report.chunks) {
+    fragment.append(
+      h(
+        "li",
+        {
+          class: "chunk",
+          tabindex: 0,
+          "data-chunk-index": chunk.index,
+          title: chunk.why,
+          style: { "--c": colour(chunk.index) },
+          "aria-label": `Chunk ${chunk.index}, ${chunk.chunk_type}, ${chunk.tokens} tokens, ${pageRange(chunk.pages)}`,
+        },
+        h(
+          "div",
+          { class: "chunk-head" },
+          h("span", { class: "chunk-num" }, chunk.index),
+          h("span", { class: "badge", "data-chunk-type": chunk.chunk_type }, chunk.chunk_type),
+          h("span", { class: "meta" }, `${chunk.tokens} tokens · ${pageRange(chunk.pages)}`),
+        ),
+        chunk.heading_path.length ? h("div", { class: "heading-path" }, chunk.heading_path.join(" › ")) : null,
+        h("div", { class: "first-words" }, firstWords(chunk.text)),
+        flagList(chunk.flags),
+      ),
+    );
+  }
+  fill(el, fragment);
+}
+
+export function containmentGroups(report) {
+  const groups = new Map();
+  for (const pair of report.containment) {
+    if (!groups.has(pair.container)) groups.set(pair.container, []);
+    groups.get(pair.container).push(pair);
+  }
+  for (const pairs of groups.values()) pairs.sort((a, b) => a.contained - b.contained);
+  return groups;
+}
+
+function reasons(items) {
+  const names = [...new Set(items.map((i) => i.reason))];
+  const defect = items.some((i) => !i.intended);
+  return h(
+    "span",
+    { class: defect ? "reason unexplained" : "reason" },
+    ` — ${names.map(reasonText).join("; ")}${defect ? "" : " (intended)"}`,
+  );
+}
+
+export function renderAnalysis(els, report) {
+  const overlaps = report.overlaps;
+  fill(els.overlaps,
+    h("h2", {}, `Overlapping boxes (${report.overlap_method}): ${overlaps.length}`),
+    overlaps.length
+      ? h(
+          "ul",
+          {},
+          overlaps.map((o) =>
+            h(
+              "li",
+              { "data-overlap": `${o.a}-${o.b}-${o.page}`, tabindex: 0 },
+              `Chunks ${o.a} and ${o.b} on page ${o.page}`,
+              reasons([o]),
+            ),
+          ),
+        )
+      : h("p", { class: "none" }, "No adjacent chunks' boxes intersect."),
+  );
+
+  const groups = containmentGroups(report);
+  fill(els.containment,
+    h("h2", {}, `Containment: ${plural(report.containment.length, "pair")}`),
+    groups.size
+      ? h(
+          "ul",
+          {},
+          [...groups].map(([container, pairs]) =>
+            h(
+              "li",
+              { "data-containment": container, tabindex: 0 },
+              `Chunk ${container} contains ${listNumbers(pairs.map((p) => p.contained))}`,
+              reasons(pairs),
+            ),
+          ),
+        )
+      : h("p", { class: "none" }, "No chunk contains another."),
+  );
+
+  fill(els.diagnostics,
+    h("h2", {}, `Diagnostics: ${report.diagnostics.length}`),
+    report.diagnostics.length
+      ? h(
+          "ul",
+          {},
+          report.diagnostics.map((d) =>
+            h("li", { "data-diagnostic": d.code, "data-chunk": d.chunk ?? "" }, d.message),
+          ),
+        )
+      : h("p", { class: "none" }, "Nothing to report."),
+  );
+}
+
+export function renderDetail(el, report, index, colour) {
+  if (index === null) {
+    fill(el,
+      h("p", { class: "hint" }, "Select a chunk (click a box or a list entry, or press j / k) to see its text."),
+    );
+    return;
+  }
+  const chunk = report.chunks[index];
+  const overlaps = report.overlaps.filter((o) => o.a === index || o.b === index);
+  const holds = report.containment.filter((c) => c.container === index).map((c) => c.contained);
+  const heldBy = report.containment.filter((c) => c.contained === index).map((c) => c.container);
+  const origin = chunk.origin && chunk.origin.sources ? `${chunk.origin.rule}, from chunks ${listNumbers(chunk.origin.sources)}` : chunk.origin?.rule;
+  fill(el,
+    h(
+      "h2",
+      { style: { "border-left": `6px solid ${colour(index)}`, "padding-left": "6px" } },
+      `Chunk ${index}`,
+      h("span", { class: "badge", "data-chunk-type": chunk.chunk_type }, chunk.chunk_type),
+    ),
+    h("p", { class: "why", "data-testid": "chunk-why" }, chunk.why),
+    h(
+      "dl",
+      {},
+      h("dt", {}, "Tokens"), h("dd", {}, chunk.tokens),
+      h("dt", {}, "Pages"), h("dd", {}, pageRange(chunk.pages)),
+      h("dt", {}, "Heading"), h("dd", {}, chunk.heading_path.join(" › ") || "none"),
+      origin ? [h("dt", {}, "Made by"), h("dd", {}, origin)] : null,
+      holds.length ? [h("dt", {}, "Contains"), h("dd", {}, `chunks ${listNumbers(holds)}`)] : null,
+      heldBy.length ? [h("dt", {}, "Inside"), h("dd", {}, `chunks ${listNumbers(heldBy)}`)] : null,
+      overlaps.length
+        ? [h("dt", {}, "Overlaps"), h("dd", {}, overlaps.map((o) => `${o.a === index ? o.b : o.a} on p. ${o.page}`).join(", "))]
+        : null,
+    ),
+    flagList(chunk.flags),
+    h("pre", { class: "text", "data-testid": "chunk-text" }, chunk.text),
+  );
+}

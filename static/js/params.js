@@ -1,0 +1,93 @@
+// The strategy parameter form (built from the registry's describe()) and the URL,
+// which holds the whole view: strategy, parameters, page and selected chunk.
+import { fill, h } from "./dom.js";
+
+const VIEW_KEYS = new Set(["strategy", "page", "chunk"]);
+
+export function readUrl(defaultStrategy) {
+  const query = new URLSearchParams(window.location.search);
+  const params = {};
+  for (const [key, value] of query) if (!VIEW_KEYS.has(key)) params[key] = value;
+  const int = (name) => {
+    const value = Number.parseInt(query.get(name) ?? "", 10);
+    return Number.isFinite(value) ? value : null;
+  };
+  return { strategy: query.get("strategy") || defaultStrategy, params, page: int("page"), chunk: int("chunk") };
+}
+
+export function writeUrl(view, { push = false } = {}) {
+  const query = new URLSearchParams();
+  query.set("strategy", view.strategy);
+  for (const [key, value] of Object.entries(view.params)) query.set(key, value);
+  if (view.page) query.set("page", String(view.page));
+  if (view.chunk !== null && view.chunk !== undefined) query.set("chunk", String(view.chunk));
+  const url = `${window.location.pathname}?${query}`;
+  if (url === `${window.location.pathname}${window.location.search}`) return;
+  if (push) window.history.pushState(null, "", url);
+  else window.history.replaceState(null, "", url);
+}
+
+export function apiQuery(view) {
+  const query = new URLSearchParams({ strategy: view.strategy });
+  for (const [key, value] of Object.entries(view.params)) query.set(key, value);
+  return query.toString();
+}
+
+function field(param, raw) {
+  const id = `param-${param.name}`;
+  const common = { id, name: param.name, "data-param": param.name, "data-kind": param.kind };
+  let input;
+  if (param.kind === "bool") {
+    const checked = raw === undefined ? Boolean(param.default) : ["1", "true", "yes", "on"].includes(String(raw).toLowerCase());
+    input = h("input", { ...common, type: "checkbox", checked });
+  } else if (param.kind === "choice") {
+    const current = raw ?? param.default;
+    input = h("select", common, param.choices.map((c) => h("option", { value: c, selected: c === current }, c)));
+  } else {
+    const value = raw ?? (param.default === null ? "" : String(param.default));
+    input = h("input", {
+      ...common,
+      type: "number",
+      step: 1,
+      min: param.minimum,
+      max: param.maximum,
+      value,
+      placeholder: param.optional ? "auto" : null,
+    });
+  }
+  return [
+    h("label", { for: id }, param.name),
+    input,
+    h("div", { class: "help" }, param.help + (param.optional ? " Leave empty for automatic." : "")),
+  ];
+}
+
+export function buildParamFields(el, strategy, params) {
+  fill(el,
+    strategy.params.length
+      ? strategy.params.map((p) => field(p, params[p.name]))
+      : h("p", { class: "help" }, "This strategy has no parameters."),
+  );
+}
+
+/** The parameters that differ from the defaults, as strings for the query string. */
+export function readParamFields(el, strategy) {
+  const params = {};
+  for (const param of strategy.params) {
+    const input = el.querySelector(`[data-param="${param.name}"]`);
+    if (!input) continue;
+    let value;
+    if (param.kind === "bool") value = input.checked ? "true" : "false";
+    else value = input.value.trim();
+    const defaultText = param.default === null ? "" : String(param.default);
+    if (value !== defaultText) params[param.name] = value;
+  }
+  return params;
+}
+
+export function markInvalid(el, name) {
+  for (const input of el.querySelectorAll("[data-param]")) {
+    input.toggleAttribute("aria-invalid", input.dataset.param === name);
+    if (input.dataset.param === name) input.setAttribute("aria-invalid", "true");
+  }
+}

@@ -1,0 +1,430 @@
+// The viewer: lazily rendered pages with chunk overlays, a chunk list linked both
+// ways with the boxes, and a URL that reproduces the view.
+import { clear } from "./dom.js";
+import { buildOverlay, makeMeasurer } from "./overlay.js";
+import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panels.js";
+import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
+
+const config = JSON.parse(document.getElementById("viewer-config").textContent);
+const $ = (selector) => document.querySelector(selector);
+const els = {
+  viewer: $('[data-testid="viewer"]'),
+  pages: $('[data-testid="pages"]'),
+  list: $('[data-testid="chunk-list"]'),
+  detail: $('[data-testid="chunk-detail"]'),
+  summary: $('[data-testid="summary"]'),
+  overlaps: $('[data-testid="overlaps"]'),
+  containment: $('[data-testid="containment"]'),
+  diagnostics: $('[data-testid="diagnostics"]'),
+  banner: $('[data-testid="strategy-banner"]'),
+  error: $('[data-testid="error"]'),
+  progress: $('[data-testid="progress"]'),
+  controls: $('[data-testid="controls"]'),
+  select: $('[data-testid="strategy-select"]'),
+  fields: $('[data-testid="param-fields"]'),
+  pageInput: $('[data-testid="page-input"]'),
+};
+const pageInfo = new Map(config.document.pages.map((p) => [p.number, p]));
+const pageEls = new Map([...els.pages.querySelectorAll("section.page")].map((el) => [Number(el.dataset.page), el]));
+const strategies = new Map(config.strategies.map((s) => [s.name, s]));
+const colour = (index) => config.palette[index % config.palette.length];
+
+const state = {
+  view: readUrl(config.strategy), // {strategy, params, page, chunk}
+  report: null,
+  byPage: new Map(), // page -> [{chunk, region}] in chunk order
+  overlapsByPage: new Map(),
+  holds: new Map(), // container -> [contained]
+  selected: null,
+  hovered: null,
+  visible: new Set(),
+  built: new Set(), // pages whose overlay matches the current report
+  request: null, // AbortController of the report being fetched
+};
+let measure = null;
+
+// --- pages: images and overlays, only for pages near the viewport --------------------
+
+function imageScale(page, el) {
+  const pixels = el.clientWidth * (window.devicePixelRatio || 1);
+  const scale = Math.ceil((pixels / page.width) * 4) / 4; // quarter steps: fewer cache entries
+  return Math.min(4, Math.max(0.25, scale));
+}
+
+function ensureImage(number) {
+  const el = pageEls.get(number);
+  if (el.querySelector("img")) return;
+  const page = pageInfo.get(number);
+  const img = document.createElement("img");
+  img.alt = `Page ${number}`;
+  img.decoding = "async";
+  img.addEventListener("load", () => el.setAttribute("data-loaded", ""));
+  img.addEventListener("error", () => el.setAttribute("data-load-error", ""));
+  img.src = `${config.urls.page_image.replace(/\/0\.png$/, `/${number}.png`)}?scale=${imageScale(page, el)}`;
+  el.prepend(img);
+}
+
+function ensureOverlay(number) {
+  if (!state.report || state.built.has(number) || !measure) return;
+  const el = pageEls.get(number);
+  el.querySelector("svg.overlay")?.remove();
+  const page = pageInfo.get(number);
+  const svg = buildOverlay(page, state.byPage.get(number) || [], state.overlapsByPage.get(number) || [], {
+    colour,
+    holds: state.holds,
+    measure,
+  });
+  el.append(svg);
+  state.built.add(number);
+  paintState(svg);
+}
+
+function showPage(number) {
+  ensureImage(number);
+  ensureOverlay(number);
+}
+
+const observer = new IntersectionObserver(
+  (entries) => {
+    for (const entry of entries) {
+      const number = Number(entry.target.dataset.page);
+      if (entry.isIntersecting) {
+        state.visible.add(number);
+        showPage(number);
+      } else {
+        state.visible.delete(number);
+      }
+    }
+  },
+  { root: els.pages, rootMargin: "800px 0px" },
+);
+
+function pageTop(number) {
+  return pageEls.get(number).offsetTop;
+}
+
+function currentPage() {
+  // Binary search: the last page whose top is above a third of the viewport.
+  const mark = els.pages.scrollTop + els.pages.clientHeight / 3;
+  let low = 1;
+  let high = pageEls.size;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (pageTop(mid) <= mark) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function scrollToPage(number) {
+  const target = Math.min(Math.max(number, 1), pageEls.size);
+  els.pages.scrollTop = pageTop(target) - 16;
+}
+
+function scrollToBox(page, bbox) {
+  const el = pageEls.get(page);
+  const y = pageTop(page) + (bbox[1] / pageInfo.get(page).height) * el.clientHeight;
+  els.pages.scrollTop = Math.max(0, y - 48);
+}
+
+let scrollPending = false;
+els.pages.addEventListener("scroll", () => {
+  if (scrollPending) return;
+  scrollPending = true;
+  requestAnimationFrame(() => {
+    scrollPending = false;
+    const page = currentPage();
+    if (page !== state.view.page) {
+      state.view.page = page;
+      els.pageInput.value = page;
+      writeUrl(state.view);
+    }
+  });
+});
+
+els.pageInput.addEventListener("change", () => {
+  const page = Number.parseInt(els.pageInput.value, 10);
+  if (Number.isFinite(page)) scrollToPage(page);
+});
+
+// --- hover and selection -----------------------------------------------------------
+
+function marked(index) {
+  return document.querySelectorAll(`[data-chunk-index="${index}"]`);
+}
+
+function paintState(root) {
+  if (state.selected !== null) {
+    for (const el of root.querySelectorAll(`[data-chunk-index="${state.selected}"]`)) el.classList.add("selected");
+  }
+  if (state.hovered !== null) {
+    for (const el of root.querySelectorAll(`[data-chunk-index="${state.hovered}"]`)) el.classList.add("hover");
+  }
+}
+
+function listEntry(index) {
+  return els.list.querySelector(`[data-chunk-index="${index}"]`);
+}
+
+function setHover(index, fromBox) {
+  if (index === state.hovered) return;
+  if (state.hovered !== null) for (const el of marked(state.hovered)) el.classList.remove("hover");
+  state.hovered = index;
+  if (index === null) return;
+  for (const el of marked(index)) el.classList.add("hover");
+  if (fromBox) listEntry(index)?.scrollIntoView({ block: "nearest" });
+}
+
+function select(index, { scroll = true, focus = false } = {}) {
+  if (!state.report) return;
+  if (index !== null && (index < 0 || index >= state.report.chunks.length)) return;
+  if (state.selected !== null) for (const el of marked(state.selected)) el.classList.remove("selected");
+  state.selected = index;
+  els.viewer.classList.toggle("has-selection", index !== null);
+  renderDetail(els.detail, state.report, index, colour);
+  state.view.chunk = index;
+  if (index !== null) {
+    for (const el of marked(index)) el.classList.add("selected");
+    const entry = listEntry(index);
+    entry?.scrollIntoView({ block: "nearest" });
+    if (focus) entry?.focus({ preventScroll: true });
+    const first = state.report.chunks[index].regions[0];
+    if (scroll && first) scrollToBox(first.page, first.bbox);
+  }
+  writeUrl(state.view);
+}
+
+function chunkIndexOf(target) {
+  const el = target.closest?.("[data-chunk-index]");
+  return el ? Number(el.dataset.chunkIndex) : null;
+}
+
+document.addEventListener("mouseover", (event) => {
+  setHover(chunkIndexOf(event.target), Boolean(event.target.closest?.("svg.overlay")));
+});
+document.addEventListener("mouseout", (event) => {
+  if (!event.relatedTarget) setHover(null);
+});
+document.addEventListener("click", (event) => {
+  const overlap = event.target.closest?.("[data-overlap]");
+  if (overlap && !overlap.closest("svg")) return focusOverlap(overlap.dataset.overlap);
+  const container = event.target.closest?.("[data-containment]");
+  if (container) return select(Number(container.dataset.containment), { focus: true });
+  const index = chunkIndexOf(event.target);
+  if (index !== null) select(index, { scroll: !event.target.closest("svg.overlay") });
+});
+
+function focusOverlap(key) {
+  const [a, b, page] = key.split("-").map(Number);
+  const overlap = state.report.overlaps.find((o) => o.a === a && o.b === b && o.page === page);
+  if (!overlap) return;
+  scrollToBox(page, overlap.bbox);
+  showPage(page);
+  for (const el of document.querySelectorAll("svg .overlap-mark.focused")) el.classList.remove("focused");
+  document.querySelector(`svg [data-overlap="${key}"]`)?.classList.add("focused");
+}
+
+const isTyping = (el) => el && (el.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName));
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target) || !state.report) return;
+  const count = state.report.chunks.length;
+  const focused = event.target.closest?.("[data-chunk-index]");
+  if ((event.key === "Enter" || event.key === " ") && focused) {
+    event.preventDefault();
+    select(Number(focused.dataset.chunkIndex), { focus: true });
+  } else if (event.key === "j" || event.key === "ArrowDown") {
+    if (!count) return;
+    event.preventDefault();
+    select(state.selected === null ? 0 : Math.min(state.selected + 1, count - 1), { focus: true });
+  } else if (event.key === "k" || event.key === "ArrowUp") {
+    if (!count) return;
+    event.preventDefault();
+    select(state.selected === null ? count - 1 : Math.max(state.selected - 1, 0), { focus: true });
+  } else if (event.key === "Escape") {
+    if (document.querySelector("details.params[open]")) {
+      document.querySelector("details.params").open = false;
+      return;
+    }
+    select(null);
+  }
+});
+
+// --- the report ----------------------------------------------------------------------
+
+function indexReport(report) {
+  state.byPage = new Map();
+  for (const chunk of report.chunks) {
+    for (const region of chunk.regions) {
+      if (!state.byPage.has(region.page)) state.byPage.set(region.page, []);
+      state.byPage.get(region.page).push({ chunk, region });
+    }
+  }
+  state.overlapsByPage = new Map();
+  for (const overlap of report.overlaps) {
+    if (!state.overlapsByPage.has(overlap.page)) state.overlapsByPage.set(overlap.page, []);
+    state.overlapsByPage.get(overlap.page).push(overlap);
+  }
+  state.holds = new Map();
+  for (const pair of report.containment) {
+    if (!state.holds.has(pair.container)) state.holds.set(pair.container, []);
+    state.holds.get(pair.container).push(pair.contained);
+  }
+  for (const inner of state.holds.values()) inner.sort((a, b) => a - b);
+}
+
+function clearReport() {
+  state.report = null;
+  state.selected = null;
+  state.hovered = null;
+  state.built.clear();
+  for (const svg of els.pages.querySelectorAll("svg.overlay")) svg.remove();
+  clear(els.list);
+  clear(els.summary);
+  clear(els.overlaps);
+  clear(els.containment);
+  clear(els.diagnostics);
+  els.banner.hidden = true;
+  els.viewer.classList.remove("has-selection");
+}
+
+function showReport(report, wanted) {
+  clearReport();
+  state.report = report;
+  indexReport(report);
+  // The banner text comes from the strategy registry, through the JSON. No strategy
+  // known (unreadable metadata) means no banner rather than a guess.
+  const banner = report.chunking_strategy ? report.strategy?.banner : null;
+  els.banner.textContent = banner || "";
+  els.banner.hidden = !banner;
+  renderSummary(els.summary, report);
+  renderList(els.list, report, colour);
+  renderAnalysis(els, report);
+  for (const number of state.visible) ensureOverlay(number);
+  const keep = wanted !== null && wanted < report.chunks.length ? wanted : null;
+  select(keep, { scroll: false });
+}
+
+function showError(body, status) {
+  const title = body?.error || `HTTP ${status}`;
+  const message = body?.message || "The server did not say why.";
+  clear(els.error).append(
+    Object.assign(document.createElement("strong"), { textContent: `${title}:` }),
+    document.createTextNode(message),
+  );
+  els.error.hidden = false;
+  markInvalid(els.fields, body?.parameter ?? null);
+  if (body?.parameter) els.controls.querySelector("details.params").open = true;
+}
+
+function setProgress(text) {
+  els.progress.textContent = text || "";
+  els.progress.hidden = !text;
+}
+
+async function loadReport({ wanted = state.selected } = {}) {
+  state.request?.abort();
+  const request = new AbortController();
+  state.request = request;
+  const strategy = strategies.get(state.view.strategy);
+  const label = strategy ? strategy.label : state.view.strategy;
+  const started = performance.now();
+  const firstTime = config.document.page_count > 20 ? ` (${config.document.page_count} pages: the first run extracts the layout)` : "";
+  const tick = () => {
+    const seconds = Math.floor((performance.now() - started) / 1000);
+    setProgress(`Computing chunks: ${label}${firstTime}… ${seconds} s`);
+  };
+  tick();
+  const timer = setInterval(tick, 1000);
+  els.viewer.dataset.reportState = "loading";
+  els.viewer.setAttribute("aria-busy", "true");
+  els.error.hidden = true;
+  markInvalid(els.fields, null);
+  try {
+    const response = await fetch(`${config.urls.chunks}?${apiQuery(state.view)}`, {
+      headers: { Accept: "application/json" },
+      signal: request.signal,
+    });
+    const body = await response.json().catch(() => null);
+    if (state.request !== request) return;
+    if (!response.ok || !body) {
+      clearReport();
+      showError(body, response.status);
+      els.viewer.dataset.reportState = "error";
+      return;
+    }
+    showReport(body, wanted);
+    els.viewer.dataset.reportState = "ready";
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    clearReport();
+    showError({ error: "Network error", message: `Could not reach the server (${error.message}).` }, 0);
+    els.viewer.dataset.reportState = "error";
+  } finally {
+    clearInterval(timer);
+    if (state.request === request) {
+      setProgress(null);
+      els.viewer.removeAttribute("aria-busy");
+    }
+  }
+}
+
+// --- strategy selector and parameter form ------------------------------------------
+
+function buildForm() {
+  els.select.value = state.view.strategy;
+  const strategy = strategies.get(state.view.strategy);
+  if (strategy) buildParamFields(els.fields, strategy, state.view.params);
+}
+
+function applyForm({ strategyChanged = false } = {}) {
+  state.view.strategy = els.select.value;
+  const strategy = strategies.get(state.view.strategy);
+  // A new strategy starts from its own defaults: parameters do not carry across.
+  state.view.params = strategyChanged ? {} : readParamFields(els.fields, strategy);
+  if (strategyChanged) buildForm();
+  writeUrl(state.view, { push: true });
+  loadReport();
+}
+
+els.select.addEventListener("change", () => applyForm({ strategyChanged: true }));
+els.fields.addEventListener("change", () => applyForm());
+els.controls.addEventListener("submit", (event) => {
+  event.preventDefault();
+  applyForm();
+});
+els.controls.querySelector('[data-action="reset-params"]').addEventListener("click", () => {
+  state.view.params = {};
+  buildForm();
+  writeUrl(state.view, { push: true });
+  loadReport();
+});
+
+window.addEventListener("popstate", () => {
+  state.view = readUrl(config.strategy);
+  buildForm();
+  if (state.view.page) scrollToPage(state.view.page);
+  loadReport({ wanted: state.view.chunk });
+});
+
+// --- start -------------------------------------------------------------------------
+
+async function start() {
+  buildForm();
+  const initial = state.view;
+  if (initial.page) {
+    scrollToPage(initial.page);
+    els.pageInput.value = initial.page;
+  }
+  for (const el of pageEls.values()) observer.observe(el);
+  const report = loadReport({ wanted: initial.chunk });
+  // Labels are measured in the served font, so wait for it before drawing overlays.
+  await document.fonts.load('700 8px "Viewer Sans"');
+  measure = makeMeasurer();
+  for (const number of state.visible) ensureOverlay(number);
+  await report;
+  // Without a page in the URL, a selected chunk decides where the view starts.
+  if (!initial.page && state.selected !== null) select(state.selected);
+}
+
+start();
