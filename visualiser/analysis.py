@@ -10,6 +10,7 @@ account of each chunk (`Chunk.origin`), never from guessing at text.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,16 +119,27 @@ def _reason(a: Placed, b: Placed) -> str:
     return "unexplained"
 
 
-def why(chunk: Placed, total_tokens: int | None = None) -> str:
-    """A plain-language account of the rule that made this chunk."""
-    o = chunk.origin
+_BY_TYPE = {
+    "table": "A table chunk.",
+    "table_full": "The whole table in one chunk, kept alongside its split parts.",
+    "table_context": ("Context chunk: a table joined with the text before and after it, so a "
+                      "question asked in words can find it. It repeats its neighbours on "
+                      "purpose, so its box spans theirs."),
+}
+
+
+def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
+        heading_path: Sequence[str]) -> str:
+    """A plain-language account of the rule that made a chunk (works on stored chunks
+    too: it needs only what is stored)."""
+    o = origin
     rule = o.get("rule")
     if rule == "token_window":
         text = (f"Token window {o['window']} of {o['of']} over the text between tables: "
-                f"{chunk.tokens} tokens of a {o['size']}-token budget")
+                f"{tokens} tokens of a {o['size']}-token budget")
         if o["of"] > 1 and o["overlap"]:
             text += f", sharing up to {o['overlap']} tokens with its neighbours on purpose"
-        if o["window"] == o["of"] > 1 and chunk.tokens <= o["overlap"]:
+        if o["window"] == o["of"] > 1 and tokens <= o["overlap"]:
             text += ". It is the tail of the text and lies wholly inside the previous window"
         return text + "."
     if rule == "table":
@@ -144,14 +156,14 @@ def why(chunk: Placed, total_tokens: int | None = None) -> str:
                            for i in o["sources"])
         return (f"Context chunk = {names}, joined so a question asked in words can find the "
                 "table. It repeats them on purpose, so its box spans theirs.")
-    heading = chunk.chunk.heading_path[-1] if chunk.chunk.heading_path else None
+    heading = heading_path[-1] if heading_path else None
     where = f"the section “{heading}”" if heading else "the text before the first heading"
     if rule == "section":
         return f"All of {where}, kept whole as one chunk."
     if rule == "section_part":
         return (f"Part {o['part']} of {o['of']} of {where}, which is longer than "
                 f"{o['limit']} tokens and was split between blocks.")
-    return "Made by the strategy without further explanation."
+    return _BY_TYPE.get(chunk_type, "Made by the strategy; it gave no further reason.")
 
 
 def chunk_flags(chunk: Placed, overlaps: list[Overlap], containment: list[Containment]
@@ -161,10 +173,12 @@ def chunk_flags(chunk: Placed, overlaps: list[Overlap], containment: list[Contai
     inside = [c.container for c in containment if c.contained == chunk.index]
     if contains:
         flags.append({"code": "contains_others",
-                      "message": f"contains chunks {_listed(contains)}"})
+                      "message": f"contains chunk{'s' if len(contains) > 1 else ''} "
+                                 f"{_listed(contains)}"})
     if inside:
         flags.append({"code": "contained_in",
-                      "message": f"wholly inside chunk {_listed(inside)}"})
+                      "message": f"wholly inside chunk{'s' if len(inside) > 1 else ''} "
+                                 f"{_listed(inside)}"})
     for o in overlaps:
         if chunk.index in (o.a, o.b):
             other = o.b if o.a == chunk.index else o.a

@@ -52,6 +52,22 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("-o", "--output", type=Path, required=True)
     render.set_defaults(run=_render)
 
+    kb = commands.add_parser("kb", help="knowledgebases: create, list, add documents")
+    kb.add_argument("--database", type=Path, help="SQLite file (default: user data dir)")
+    kb_commands = kb.add_subparsers(required=True, metavar="KB_COMMAND")
+    create = kb_commands.add_parser("create", help="create a knowledgebase")
+    create.add_argument("name")
+    create.add_argument("--strategy", default=None, metavar="NAME",
+                        help="chunking strategy (default: structure_aware)")
+    create.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    create.set_defaults(run=_kb_create)
+    kb_list = kb_commands.add_parser("list", help="list knowledgebases and their documents")
+    kb_list.set_defaults(run=_kb_list)
+    add = kb_commands.add_parser("add", help="add a PDF to a knowledgebase and chunk it")
+    add.add_argument("kb_id", type=int)
+    add.add_argument("pdf", type=Path)
+    add.set_defaults(run=_kb_add)
+
     serve = commands.add_parser("serve", help="start the web visualiser")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
@@ -133,6 +149,47 @@ def _render(args: argparse.Namespace) -> int:
         raise VisualiserError(f"--page must be between 1 and {len(doc.layout.pages)}")
     args.output.write_bytes(render_overlay_png(doc, report, args.page, args.scale))
     print(f"wrote {args.output}")
+    return 0
+
+
+def _store(args: argparse.Namespace) -> Any:
+    from visualiser.store import Store, default_database
+
+    return Store(args.database or default_database())
+
+
+def _kb_create(args: argparse.Namespace) -> int:
+    from visualiser.knowledgebase import new_metadata
+
+    kb = _store(args).create_knowledgebase(
+        args.name, new_metadata(args.strategy, _params(args.param)))
+    print(f"created knowledgebase {kb.id} {kb.name!r} (chunking: {kb.chunking_strategy})")
+    return 0
+
+
+def _kb_list(args: argparse.Namespace) -> int:
+    store = _store(args)
+    for kb in store.knowledgebases():
+        strategy = kb.chunking_strategy or "unknown (metadata unreadable)"
+        print(f"{kb.id}\t{kb.name}\tchunking: {strategy}")
+        for doc in store.documents(kb.id):
+            print(f"\t{doc['id'][:12]}\t{doc['name']}\t{doc['page_count']} pages\t"
+                  f"{doc['state']}{': ' + doc['error'] if doc['error'] else ''}")
+    return 0
+
+
+def _kb_add(args: argparse.Namespace) -> int:
+    from visualiser.ingest import admit, process
+
+    store = _store(args)
+    admitted = admit(store, args.kb_id, args.pdf.read_bytes(), args.pdf.name)
+    if not admitted.new:
+        print(f"{args.pdf.name} is already in knowledgebase {args.kb_id}; re-chunking it")
+    process(store, args.kb_id, admitted.doc_id)
+    doc = store.document(args.kb_id, admitted.doc_id)
+    if doc["state"] != "ready":
+        raise VisualiserError(f"{args.pdf.name}: {doc['error']}")
+    print(f"added {args.pdf.name} ({admitted.page_count} pages) as {admitted.doc_id}")
     return 0
 
 

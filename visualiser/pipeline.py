@@ -8,7 +8,7 @@ neither knows about Flask; the web layer and the CLI are thin shells over them.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,10 +64,11 @@ def open_pdf(data: bytes, *, max_bytes: int = MAX_BYTES,
 
 
 def process_pdf(data: bytes, name: str, *, ocr: bool = True, max_bytes: int = MAX_BYTES,
-                max_pages: int = MAX_PAGES) -> ProcessedDocument:
+                max_pages: int = MAX_PAGES,
+                progress: Callable[[int, int], None] | None = None) -> ProcessedDocument:
     doc = open_pdf(data, max_bytes=max_bytes, max_pages=max_pages)
     try:
-        layout = extract_layout(doc, ocr=ocr)
+        layout = extract_layout(doc, ocr=ocr, progress=progress)
     except (RuntimeError, ValueError) as exc:  # MuPDF errors on damaged content
         raise BadPdf(f"the PDF's content cannot be read: {exc}") from None
     finally:
@@ -123,6 +124,6 @@ def _chunk_dict(c: analysis.Placed, overlaps: list[analysis.Overlap],
         "pages": [r.page for r in c.regions],
         "regions": [r.to_dict() for r in c.regions],
         "origin": c.origin,
-        "why": analysis.why(c),
+        "why": analysis.why(c.origin, c.kind, c.tokens, c.chunk.heading_path),
         "flags": analysis.chunk_flags(c, overlaps, containment),
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -57,12 +58,16 @@ def ocr_available() -> bool:
     return shutil.which("tesseract") is not None
 
 
-def extract_layout(doc: pymupdf.Document, *, ocr: bool = True) -> Layout:
-    """The layout of every page of `doc`, in reading order."""
+def extract_layout(doc: pymupdf.Document, *, ocr: bool = True,
+                   progress: Callable[[int, int], None] | None = None) -> Layout:
+    """The layout of every page of `doc`, in reading order. `progress(done, total)` is
+    called after each page is read."""
     layout = Layout(pages=[])
     pages_items: list[tuple[pymupdf.Page, list[_Item], bool]] = []
     sizes: Counter[float] = Counter()
     for page in doc:
+        if progress is not None:
+            progress(page.number, doc.page_count)
         items, used_ocr = _page_items(page, ocr=ocr, warnings=layout.warnings)
         for item in items:
             if item.line is not None and not item.line.mono:

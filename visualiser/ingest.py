@@ -1,0 +1,94 @@
+"""Adding documents to a knowledgebase: refuse what is unusable at the door, store
+what is usable, process it (slowly, in the background when served), and read the
+stored chunks back with the strategy that is in effect.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from visualiser.errors import VisualiserError
+from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
+from visualiser.store import Store
+from visualiser.strategies import get_strategy
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    doc_id: str
+    name: str
+    page_count: int
+    new: bool  # False when the knowledgebase already held the same bytes
+
+
+def admit(store: Store, kb_id: int, data: bytes, name: str, *, max_bytes: int = MAX_BYTES,
+          max_pages: int = MAX_PAGES) -> Admitted:
+    """Check the bytes are a usable PDF (raises BadPdf with the reason) and store them.
+    Nothing is stored for a refused file."""
+    store.knowledgebase(kb_id)
+    with open_pdf(data, max_bytes=max_bytes, max_pages=max_pages) as doc:
+        page_count = doc.page_count
+    doc_id = hashlib.sha256(data).hexdigest()
+    new = store.add_document(kb_id, doc_id, name, data, page_count)
+    return Admitted(doc_id, name, page_count, new)
+
+
+def process(store: Store, kb_id: int, doc_id: str,
+            on_processed: Callable[[Any], None] | None = None) -> None:
+    """Lay out and chunk a stored document with its knowledgebase's strategy, then
+    store the chunk set. Never raises: failures are recorded on the document."""
+    try:
+        kb = store.knowledgebase(kb_id)
+        doc_row = store.document(kb_id, doc_id)
+        data = store.pdf_path(doc_id).read_bytes()
+
+        def progress(done: int, total: int) -> None:
+            store.set_state(kb_id, doc_id, "processing", progress=done / max(total, 1))
+
+        processed = process_pdf(data, doc_row["name"], progress=progress)
+        if on_processed is not None:
+            on_processed(processed)
+        strategy = kb.chunking_strategy
+        if strategy is None:
+            raise VisualiserError("the knowledgebase's stored metadata cannot be read, so its "
+                                  "chunking strategy is unknown")
+        report = chunk_report(processed, strategy, kb.chunking_params)
+        store.save_chunk_set(kb_id, doc_id, report)
+        store.set_state(kb_id, doc_id, "ready", progress=1.0)
+    except VisualiserError as exc:
+        store.set_state(kb_id, doc_id, "failed", error=exc.message)
+    except Exception as exc:  # a bug must not leave the document "processing" forever
+        log.exception("processing %s failed", doc_id)
+        store.set_state(kb_id, doc_id, "failed", error=f"internal error: {exc}")
+
+
+def stored_report(store: Store, kb_id: int, doc_id: str) -> dict[str, Any]:
+    """The stored chunks of a knowledgebase document, under the strategy in effect.
+
+    `chunking_strategy` comes from the knowledgebase's metadata (absent means
+    token_based; unreadable means None, and then no banner is offered)."""
+    kb = store.knowledgebase(kb_id)
+    doc = store.document(kb_id, doc_id)
+    report = store.chunk_set(kb_id, doc_id) or {"chunks": [], "overlaps": [],
+                                                 "containment": [], "diagnostics": []}
+    strategy = kb.chunking_strategy
+    cls = None
+    if strategy is not None:
+        try:
+            cls = get_strategy(strategy)
+        except VisualiserError:
+            cls = None
+    report.update({
+        "chunking_strategy": strategy,
+        "strategy": cls.describe() if cls else None,
+        "knowledgebase": {"id": kb.id, "name": kb.name},
+        "state": doc["state"], "progress": doc["progress"], "error": doc["error"],
+        "preview": False,
+    })
+    return report

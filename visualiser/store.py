@@ -1,0 +1,279 @@
+"""Knowledgebases, documents and chunk sets in one SQLite file; PDF bytes beside it.
+
+Each call opens its own short connection (safe from the web server's threads); the
+schema is versioned with `PRAGMA user_version` and migrated forward on open. A chunk
+set is written in one transaction, so a failed processing run leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from visualiser.analysis import why
+from visualiser.errors import NotFound, VisualiserError
+from visualiser.knowledgebase import params_in_effect, strategy_in_effect
+
+# Each entry moves the schema one version forward; never edit a released one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE knowledgebases (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        metadata TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE documents (
+        id TEXT PRIMARY KEY,            -- SHA-256 of the PDF bytes
+        name TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        page_count INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE kb_documents (
+        kb_id INTEGER NOT NULL REFERENCES knowledgebases(id) ON DELETE CASCADE,
+        doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        state TEXT NOT NULL CHECK (state IN ('processing', 'ready', 'failed')),
+        progress REAL NOT NULL DEFAULT 0,
+        error TEXT,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (kb_id, doc_id)
+    );
+    """,
+    """
+    CREATE TABLE chunk_sets (
+        id INTEGER PRIMARY KEY,
+        kb_id INTEGER NOT NULL REFERENCES knowledgebases(id) ON DELETE CASCADE,
+        doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        strategy TEXT NOT NULL,
+        params TEXT NOT NULL,
+        report TEXT NOT NULL,           -- overlaps, containment, diagnostics, pages
+        created_at TEXT NOT NULL,
+        UNIQUE (kb_id, doc_id)
+    );
+    CREATE TABLE chunks (
+        chunk_set_id INTEGER NOT NULL REFERENCES chunk_sets(id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        chunk_type TEXT NOT NULL,
+        text TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        heading_path TEXT NOT NULL,
+        regions TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        flags TEXT NOT NULL,
+        PRIMARY KEY (chunk_set_id, idx)
+    );
+    """,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledgebase:
+    id: int
+    name: str
+    raw_metadata: str
+    created_at: str
+
+    @property
+    def chunking_strategy(self) -> str | None:
+        return strategy_in_effect(self.raw_metadata)
+
+    @property
+    def chunking_params(self) -> dict[str, Any]:
+        return params_in_effect(self.raw_metadata)
+
+    def to_dict(self) -> dict[str, Any]:
+        try:
+            metadata = json.loads(self.raw_metadata)
+        except ValueError:
+            metadata = None
+        return {"id": self.id, "name": self.name, "metadata": metadata,
+                "chunking_strategy": self.chunking_strategy, "created_at": self.created_at}
+
+
+def default_database() -> Path:
+    """The SQLite file used when none is configured: in the user's data directory."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "chunk-visualiser" / "visualiser.sqlite"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Store:
+    def __init__(self, database: str | os.PathLike[str], files: str | os.PathLike[str] | None
+                 = None) -> None:
+        self.path = Path(database)
+        self.files = Path(files) if files else self.path.parent / "pdfs"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.files.mkdir(parents=True, exist_ok=True)
+        self.migrate()
+
+    @contextmanager
+    def db(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=30)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA foreign_keys = ON")
+        try:
+            with conn:  # commits, or rolls back on error
+                yield conn
+        finally:
+            conn.close()
+
+    def migrate(self) -> int:
+        with self.db() as conn:
+            conn.execute("PRAGMA journal_mode = WAL")
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise VisualiserError(
+                    f"{self.path} has schema version {version}, newer than this program "
+                    f"knows ({len(MIGRATIONS)}); upgrade the chunk visualiser")
+            for number in range(version, len(MIGRATIONS)):
+                conn.executescript(MIGRATIONS[number])
+                conn.execute(f"PRAGMA user_version = {number + 1}")
+            return len(MIGRATIONS)
+
+    # -- knowledgebases ----------------------------------------------------------
+    def create_knowledgebase(self, name: str, metadata: dict[str, Any]) -> Knowledgebase:
+        name = name.strip()
+        if not name:
+            raise VisualiserError("a knowledgebase needs a name")
+        try:
+            with self.db() as conn:
+                cur = conn.execute(
+                    "INSERT INTO knowledgebases (name, metadata, created_at) VALUES (?, ?, ?)",
+                    (name, json.dumps(metadata), _now()))
+        except sqlite3.IntegrityError:
+            raise VisualiserError(f"a knowledgebase named {name!r} already exists") from None
+        return self.knowledgebase(int(cur.lastrowid or 0))
+
+    def knowledgebases(self) -> list[Knowledgebase]:
+        with self.db() as conn:
+            rows = conn.execute("SELECT * FROM knowledgebases ORDER BY name").fetchall()
+        return [Knowledgebase(r["id"], r["name"], r["metadata"], r["created_at"]) for r in rows]
+
+    def knowledgebase(self, kb_id: int) -> Knowledgebase:
+        with self.db() as conn:
+            r = conn.execute("SELECT * FROM knowledgebases WHERE id = ?", (kb_id,)).fetchone()
+        if r is None:
+            raise NotFound(f"no knowledgebase with id {kb_id}")
+        return Knowledgebase(r["id"], r["name"], r["metadata"], r["created_at"])
+
+    def delete_knowledgebase(self, kb_id: int) -> None:
+        self.knowledgebase(kb_id)
+        with self.db() as conn:
+            conn.execute("DELETE FROM knowledgebases WHERE id = ?", (kb_id,))
+        self._drop_orphans()
+
+    # -- documents ---------------------------------------------------------------
+    def pdf_path(self, doc_id: str) -> Path:
+        return self.files / f"{doc_id}.pdf"
+
+    def add_document(self, kb_id: int, doc_id: str, name: str, data: bytes,
+                     page_count: int) -> bool:
+        """Store the bytes (once per SHA-256) and link them to the knowledgebase.
+        Returns False when this knowledgebase already holds the same bytes."""
+        self.knowledgebase(kb_id)
+        path = self.pdf_path(doc_id)
+        if not path.exists():
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            tmp.replace(path)
+        with self.db() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO documents (id, name, size, page_count, created_at) "
+                "VALUES (?, ?, ?, ?, ?)", (doc_id, name, len(data), page_count, _now()))
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO kb_documents (kb_id, doc_id, state, added_at) "
+                "VALUES (?, ?, 'processing', ?)", (kb_id, doc_id, _now()))
+        return cur.rowcount == 1
+
+    def documents(self, kb_id: int) -> list[dict[str, Any]]:
+        with self.db() as conn:
+            rows = conn.execute(
+                "SELECT d.*, k.state, k.progress, k.error, k.added_at FROM kb_documents k "
+                "JOIN documents d ON d.id = k.doc_id WHERE k.kb_id = ? ORDER BY k.added_at, "
+                "d.name", (kb_id,)).fetchall()
+        return [dict(r) for r in rows]
+
+    def document(self, kb_id: int, doc_id: str) -> dict[str, Any]:
+        for doc in self.documents(kb_id):
+            if doc["id"] == doc_id:
+                return doc
+        raise NotFound(f"knowledgebase {kb_id} has no document {doc_id}")
+
+    def set_state(self, kb_id: int, doc_id: str, state: str, *, progress: float | None = None,
+                  error: str | None = None) -> None:
+        with self.db() as conn:
+            conn.execute(
+                "UPDATE kb_documents SET state = ?, progress = COALESCE(?, progress), "
+                "error = ? WHERE kb_id = ? AND doc_id = ?",
+                (state, progress, error, kb_id, doc_id))
+
+    def remove_document(self, kb_id: int, doc_id: str) -> None:
+        self.document(kb_id, doc_id)
+        with self.db() as conn:
+            conn.execute("DELETE FROM chunk_sets WHERE kb_id = ? AND doc_id = ?",
+                         (kb_id, doc_id))
+            conn.execute("DELETE FROM kb_documents WHERE kb_id = ? AND doc_id = ?",
+                         (kb_id, doc_id))
+        self._drop_orphans()
+
+    def _drop_orphans(self) -> None:
+        """Documents no knowledgebase holds any more go, bytes and all."""
+        with self.db() as conn:
+            orphans = [r[0] for r in conn.execute(
+                "SELECT id FROM documents WHERE id NOT IN (SELECT doc_id FROM kb_documents)")]
+            conn.executemany("DELETE FROM documents WHERE id = ?", [(o,) for o in orphans])
+        for doc_id in orphans:
+            self.pdf_path(doc_id).unlink(missing_ok=True)
+
+    # -- chunk sets --------------------------------------------------------------
+    def save_chunk_set(self, kb_id: int, doc_id: str, report: dict[str, Any]) -> None:
+        """Replace the stored chunks of (kb, doc) with those of `report`, atomically."""
+        header = {k: v for k, v in report.items() if k != "chunks"}
+        with self.db() as conn:
+            conn.execute("DELETE FROM chunk_sets WHERE kb_id = ? AND doc_id = ?",
+                         (kb_id, doc_id))
+            cur = conn.execute(
+                "INSERT INTO chunk_sets (kb_id, doc_id, strategy, params, report, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (kb_id, doc_id, report["chunking_strategy"], json.dumps(report["parameters"]),
+                 json.dumps(header), _now()))
+            conn.executemany(
+                "INSERT INTO chunks (chunk_set_id, idx, chunk_type, text, tokens, heading_path,"
+                " regions, origin, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(cur.lastrowid, c["index"], c["chunk_type"], c["text"], c["tokens"],
+                  json.dumps(c["heading_path"]), json.dumps(c["regions"]),
+                  json.dumps(c["origin"]), json.dumps(c["flags"]))
+                 for c in report["chunks"]])
+
+    def chunk_set(self, kb_id: int, doc_id: str) -> dict[str, Any] | None:
+        """The stored report, chunks read back from their rows; None if none stored."""
+        with self.db() as conn:
+            row = conn.execute("SELECT * FROM chunk_sets WHERE kb_id = ? AND doc_id = ?",
+                               (kb_id, doc_id)).fetchone()
+            if row is None:
+                return None
+            chunks = conn.execute("SELECT * FROM chunks WHERE chunk_set_id = ? ORDER BY idx",
+                                  (row["id"],)).fetchall()
+        report = json.loads(row["report"])
+        report["chunks"] = [{
+            "index": c["idx"], "chunk_type": c["chunk_type"], "text": c["text"],
+            "tokens": c["tokens"], "heading_path": json.loads(c["heading_path"]),
+            "regions": json.loads(c["regions"]), "origin": json.loads(c["origin"]),
+            "flags": json.loads(c["flags"]),
+        } for c in chunks]
+        for chunk in report["chunks"]:
+            chunk["pages"] = [r["page"] for r in chunk["regions"]]
+            chunk["why"] = why(chunk["origin"], chunk["chunk_type"], chunk["tokens"],
+                               chunk["heading_path"])
+        return report
