@@ -1,0 +1,116 @@
+"""Helpers for the web and render tests: a live server in a thread, and golden PNG
+comparison without PIL (PNG decoding by PyMuPDF).
+
+Imported by the test modules (`tests/` is on sys.path under pytest's default import
+mode); not a conftest plugin, so it adds no fixtures to other test modules.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy
+import pymupdf
+from werkzeug.serving import make_server
+
+from visualiser.web import create_app
+
+GOLDENS = Path(__file__).parent / "goldens"
+FAILED = GOLDENS / "_failed"  # git-ignored; holds actual + diff images of failures
+
+
+@dataclass
+class LiveServer:
+    url: str
+    log: io.StringIO
+
+
+@contextmanager
+def live_server(config: dict[str, Any]) -> Iterator[LiveServer]:
+    """The real app behind a real threaded WSGI server on a free 127.0.0.1 port."""
+    log = io.StringIO()
+    handler = logging.StreamHandler(log)
+    logger = logging.getLogger("werkzeug")
+    logger.addHandler(handler)
+    app = create_app({"TESTING": True, **config})
+    app.logger.addHandler(handler)
+    try:
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+    except OSError as error:
+        raise RuntimeError(f"the test server did not start: {error}\n{log.getvalue()}") from error
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", log)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+        app.extensions["visualiser"].images.close()
+        logger.removeHandler(handler)
+
+
+def _pixmap(png: bytes) -> pymupdf.Pixmap:
+    pixmap = pymupdf.Pixmap(png)
+    if pixmap.alpha:  # compare colour only
+        pixmap = pymupdf.Pixmap(pixmap, 0)
+    return pixmap
+
+
+def png_difference(actual: bytes, expected: bytes, threshold: int = 24) -> tuple[int, bytes]:
+    """(number of pixels differing by more than `threshold` in some channel, diff PNG).
+
+    The diff image shows the expected image faded, with the differing pixels in red.
+    """
+    a, b = _pixmap(actual), _pixmap(expected)
+    if (a.width, a.height, a.n) != (b.width, b.height, b.n):
+        raise AssertionError(
+            f"image size differs: got {a.width}x{a.height}x{a.n}, "
+            f"expected {b.width}x{b.height}x{b.n}"
+        )
+    shape = (b.height, b.width, b.n)
+    pa = numpy.frombuffer(a.samples, dtype=numpy.uint8).reshape(shape).astype(numpy.int16)
+    pb = numpy.frombuffer(b.samples, dtype=numpy.uint8).reshape(shape).astype(numpy.int16)
+    differs = numpy.abs(pa - pb).max(axis=2) > threshold
+    out = (200 + pb * 55 // 255).astype(numpy.uint8)
+    out[differs] = (255, 0, 0)[: b.n] if b.n >= 3 else 0
+    diff = pymupdf.Pixmap(b.colorspace, b.width, b.height, out.tobytes(), False)
+    return int(differs.sum()), diff.tobytes("png")
+
+
+def assert_matches_golden(actual: bytes, name: str, max_fraction: float = 0.001) -> None:
+    """Compare with tests/goldens/<name>; UPDATE_GOLDENS=1 rewrites the golden."""
+    golden = GOLDENS / name
+    if os.environ.get("UPDATE_GOLDENS") == "1":
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_bytes(actual)
+        return
+    if not golden.exists():
+        raise AssertionError(f"no golden {golden}; run with UPDATE_GOLDENS=1 to create it")
+    expected = golden.read_bytes()
+    try:
+        bad, diff = png_difference(actual, expected)
+    except AssertionError:
+        FAILED.mkdir(parents=True, exist_ok=True)
+        (FAILED / name).write_bytes(actual)
+        raise
+    reference = _pixmap(expected)
+    pixels = reference.width * reference.height
+    if bad > pixels * max_fraction:
+        FAILED.mkdir(parents=True, exist_ok=True)
+        actual_path = FAILED / name
+        diff_path = FAILED / name.replace(".png", ".diff.png")
+        actual_path.write_bytes(actual)
+        diff_path.write_bytes(diff)
+        raise AssertionError(
+            f"{name}: {bad} of {pixels} pixels differ (allowed {max_fraction:.2%}); "
+            f"see {actual_path} and {diff_path}; UPDATE_GOLDENS=1 accepts the new image"
+        )
