@@ -86,7 +86,7 @@ def png_difference(actual: bytes, expected: bytes, threshold: int = 24) -> tuple
     return int(differs.sum()), diff.tobytes("png")
 
 
-def assert_matches_golden(actual: bytes, name: str, max_fraction: float = 0.001) -> None:
+def assert_matches_golden(actual: bytes, name: str, max_fraction: float = 0.0001) -> None:
     """Compare with tests/goldens/<name>; UPDATE_GOLDENS=1 rewrites the golden."""
     golden = GOLDENS / name
     if os.environ.get("UPDATE_GOLDENS") == "1":
