@@ -285,11 +285,15 @@ def test_unexpected_error_is_a_logged_500_and_the_server_keeps_serving(fresh_app
 # --- uploads and the library ------------------------------------------------------------
 
 
+def _one_page_pdf(text: str) -> bytes:
+    with pymupdf.open() as document:
+        document.new_page().insert_text((72, 72), text)
+        return document.tobytes()
+
+
 def test_upload_joins_the_catalogue(fresh_app):
     client = fresh_app.test_client()
-    document = pymupdf.open()
-    document.new_page().insert_text((72, 72), "Uploaded words")
-    data = document.tobytes()
+    data = _one_page_pdf("Uploaded words")
     response = client.post("/api/documents", data={"file": (io.BytesIO(data), "mine.pdf")})
     assert response.status_code == 201
     body = response.get_json()
@@ -298,6 +302,38 @@ def test_upload_joins_the_catalogue(fresh_app):
     assert "mine.pdf" in names
     report = client.get(f"/api/documents/{body['id']}/chunks").get_json()
     assert "Uploaded words" in report["chunks"][0]["text"]
+
+
+def test_upload_is_kept_on_disk_and_survives_a_restart(fresh_app, tmp_path):
+    data = _one_page_pdf("Kept words")
+    response = fresh_app.test_client().post(
+        "/upload", data={"file": (io.BytesIO(data), "../../kept.pdf")}
+    )
+    doc_id = hashlib.sha256(data).hexdigest()
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/documents/{doc_id}"
+    stored = tmp_path / "cache" / "uploads" / doc_id / "kept.pdf"
+    assert stored.read_bytes() == data
+    restarted = create_app({"TESTING": True, "CACHE_DIR": tmp_path / "cache"})
+    names = [
+        d["name"] for d in restarted.test_client().get("/api/documents").get_json()["documents"]
+    ]
+    assert "kept.pdf" in names
+
+
+def test_upload_form_with_a_broken_pdf_is_an_html_422(fresh_app, tmp_path):
+    client = fresh_app.test_client()
+    broken = _one_page_pdf("x")[:200]
+    response = client.post(
+        "/upload",
+        data={"file": (io.BytesIO(broken), "broken.pdf")},
+        headers={"Accept": "text/html"},
+    )
+    assert response.status_code == 422
+    assert 'data-status="422"' in response.get_data(as_text=True)
+    assert not (tmp_path / "cache" / "uploads").exists() or not any(
+        (tmp_path / "cache" / "uploads").iterdir()
+    )
 
 
 def test_upload_of_a_non_pdf_is_a_clear_422(fresh_app):

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -128,32 +131,46 @@ def read_entry(data: bytes, name: str, source: str, path: Path | None = None) ->
     return Entry(hashlib.sha256(data).hexdigest(), name, len(data), pages, source, path)
 
 
+def safe_name(name: str) -> str:
+    """A file name that cannot climb out of its folder (a browser sends what it likes)."""
+    base = re.sub(r"[^\w.() -]", "_", name.replace("\\", "/").rsplit("/", 1)[-1]).strip(". ")
+    return base or "upload.pdf"
+
+
 class Library:
-    def __init__(self, samples_dir: Path, documents: int = 8, reports: int = 64) -> None:
+    """Samples from `samples_dir`; uploads are written to `uploads_dir/<sha256>/<name>`,
+    so they survive a restart and never sit in memory."""
+
+    def __init__(
+        self, samples_dir: Path, uploads_dir: Path, documents: int = 8, reports: int = 64
+    ) -> None:
         self.samples_dir = samples_dir
+        self.uploads_dir = uploads_dir
         self._lock = threading.Lock()
         self._entries: dict[str, Entry] | None = None
-        self._uploads: dict[str, bytes] = {}
         self._processed: Memo[str, pipeline.ProcessedDocument] = Memo(documents)
         self._reports: Memo[tuple[str, str, tuple[tuple[str, Any], ...]], Report] = Memo(reports)
-        self.problems: list[str] = []  # sample files that could not be read, for the log
+        self.problems: list[str] = []  # files that could not be read, for the log
 
     def _scan(self) -> dict[str, Entry]:
         entries: dict[str, Entry] = {}
-        for path in sorted(self.samples_dir.glob("*.pdf")):
+        found = [(path, "sample") for path in sorted(self.samples_dir.glob("*.pdf"))]
+        found += [(path, "upload") for path in sorted(self.uploads_dir.glob("*/*.pdf"))]
+        for path, source in found:
             try:
-                entry = read_entry(path.read_bytes(), path.name, "sample", path)
+                entry = read_entry(path.read_bytes(), path.name, source, path)
             except (BadPdf, OSError) as error:
-                self.problems.append(f"{path.name}: {error}")
+                self.problems.append(f"{path}: {error}")
                 continue
             entries.setdefault(entry.id, entry)
         return entries
 
     def _all(self) -> dict[str, Entry]:
+        """A snapshot: callers iterate it while an upload may be adding to the catalogue."""
         with self._lock:
             if self._entries is None:
                 self._entries = self._scan()
-            return self._entries
+            return dict(self._entries)
 
     def documents(self) -> list[Entry]:
         return sorted(self._all().values(), key=lambda e: (e.source != "sample", e.name))
@@ -165,22 +182,29 @@ class Library:
             raise NotFound(f"no document with id {doc_id!r}", id=doc_id) from None
 
     def pdf(self, doc_id: str) -> bytes:
-        entry = self.entry(doc_id)
-        if entry.path is not None:
-            return entry.path.read_bytes()
-        with self._lock:
-            return self._uploads[doc_id]
+        path = self.entry(doc_id).path
+        assert path is not None  # every entry comes from a file
+        return path.read_bytes()
 
     def add(self, data: bytes, name: str) -> Entry:
-        """An uploaded PDF joins the catalogue (in memory, for this server's lifetime)."""
-        entry = read_entry(data, name, "upload")
-        documents = self._all()
+        """Add an uploaded PDF (refused with BadPdf, and nothing written, if unusable)."""
+        safe = safe_name(name)
+        if not safe.lower().endswith(".pdf"):
+            safe += ".pdf"
+        entry = read_entry(data, safe, "upload")
+        known = self._all().get(entry.id)
+        if known is not None:
+            return known
+        folder = self.uploads_dir / entry.id
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".part")
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, folder / safe)
+        entry = replace(entry, path=folder / safe)
         with self._lock:
-            if entry.id in documents:
-                return documents[entry.id]
-            self._uploads[entry.id] = data
-            documents[entry.id] = entry
-        return entry
+            assert self._entries is not None
+            return self._entries.setdefault(entry.id, entry)
 
     def processed(self, doc_id: str) -> pipeline.ProcessedDocument:
         entry = self.entry(doc_id)

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask
 
-from visualiser import resources
+from visualiser import knowledgebase, resources
 from visualiser.web.api import api
 from visualiser.web.errors import register_error_handler
 from visualiser.web.pages import pages
@@ -31,7 +31,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SAMPLES_DIR=resources.samples_dir(),
         CACHE_DIR=default_cache_dir(),
-        DEFAULT_STRATEGY="structure_aware",  # what new knowledgebases get (SPEC)
+        # The viewer opens with what new knowledgebases get: one source of truth.
+        DEFAULT_STRATEGY=knowledgebase.DEFAULT_STRATEGY,
         MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # uploads
         DOCUMENT_CACHE_SIZE=8,
         REPORT_CACHE_SIZE=64,

@@ -31,6 +31,7 @@ class WebState:
         return cls(
             library=Library(
                 Path(config["SAMPLES_DIR"]),
+                Path(config["CACHE_DIR"]) / "uploads",
                 documents=config["DOCUMENT_CACHE_SIZE"],
                 reports=config["REPORT_CACHE_SIZE"],
             ),

@@ -1,0 +1,218 @@
+"""How fast the web viewer answers. A script, not a test:
+
+    python bench/bench_web.py [--repeat 5] [--long-pages 600] [--long-repeat 3]
+
+Every figure is the median of several runs, each on a fresh app (so nothing is cached
+unless the line says so), measured through Flask's test client, i.e. including
+routing and JSON encoding but not the network. Ratios are against a baseline measured
+in the same run on the same machine: PyMuPDF opening the file and extracting every
+page's words, the least any layout-based viewer must do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pymupdf
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from visualiser.resources import samples_dir  # noqa: E402
+from visualiser.web import create_app  # noqa: E402
+
+
+def median_seconds(
+    run: Callable[[], object], repeat: int, setup: Callable[[], object] | None = None
+) -> float:
+    times = []
+    for _ in range(repeat):
+        if setup is not None:
+            setup()
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def page_count(path: Path) -> int:
+    with pymupdf.open(path) as document:
+        return document.page_count
+
+
+def baseline(data: bytes) -> None:
+    with pymupdf.open(stream=data, filetype="pdf") as document:
+        for page in document:
+            page.get_text("words")
+
+
+def make_long_pdf(path: Path, pages: int) -> None:
+    """Text pages with a heading and paragraphs, and a ruled table every tenth page."""
+    with pymupdf.open() as document:
+        for number in range(1, pages + 1):
+            page = document.new_page(width=612, height=792)
+            page.insert_text((72, 90), f"Section {number}", fontsize=16, fontname="hebo")
+            y = 120
+            for paragraph in range(3):
+                text = (
+                    f"Paragraph {paragraph + 1} of section {number} sets out what the parties "
+                    "agreed about deliveries, charges, service levels and remedies. "
+                ) * 4
+                page.insert_textbox(pymupdf.Rect(72, y, 540, y + 120), text, fontsize=10)
+                y += 140
+            if number % 10 == 0:
+                for row in range(5):
+                    top = y + row * 20
+                    page.draw_line((72, top), (540, top))
+                    for col, x in enumerate((76, 232, 388)):
+                        label = "Service" if row == 0 else f"Item {row}.{col}"
+                        page.insert_text((x, top + 14), label, fontsize=10)
+                page.draw_line((72, y + 100), (540, y + 100))
+                for x in (72, 228, 384, 540):
+                    page.draw_line((x, y), (x, y + 100))
+        document.save(path)
+
+
+class Fresh:
+    """A fresh app (empty caches) on a fresh cache directory, per repetition."""
+
+    def __init__(self, samples: Path, scratch: Path) -> None:
+        self.samples, self.scratch, self.count = samples, scratch, 0
+        self.client = None
+
+    def __call__(self) -> None:
+        self.count += 1
+        app = create_app(
+            {"SAMPLES_DIR": self.samples, "CACHE_DIR": self.scratch / f"cache{self.count}"}
+        )
+        self.client = app.test_client()
+
+    def get(self, url: str) -> bytes:
+        response = self.client.get(url)
+        if response.status_code != 200:
+            raise SystemExit(f"{url} answered {response.status_code}: {response.data[:300]!r}")
+        data = response.data
+        response.close()
+        return data
+
+
+def document_id(fresh: Fresh, name: str) -> str:
+    fresh()
+    documents = fresh.client.get("/api/documents").get_json()["documents"]
+    return next(d["id"] for d in documents if d["name"] == name)
+
+
+def row(label: str, seconds: float, base: float | None = None) -> None:
+    ratio = f"{seconds / base:8.1f}x" if base else " " * 9
+    print(f"  {label:<58} {seconds * 1000:10.1f} ms {ratio}")
+
+
+def bench_samples(scratch: Path, repeat: int) -> None:
+    largest, pages = max(
+        ((path, page_count(path)) for path in samples_dir().glob("*.pdf")),
+        key=lambda item: (item[1], item[0].stat().st_size),
+    )
+    data = largest.read_bytes()
+    print(f"Largest sample: {largest.name} ({len(data) / 1024:.0f} KB, {pages} pages)")
+    fresh = Fresh(samples_dir(), scratch)
+    doc = document_id(fresh, largest.name)
+    chunks = f"/api/documents/{doc}/chunks"
+
+    base = median_seconds(lambda: baseline(data), repeat)
+    row("baseline: PyMuPDF open + words of every page", base, base)
+    row(
+        "first view: viewer page + chunks JSON (process + report)",
+        median_seconds(
+            lambda: (fresh.get(f"/documents/{doc}"), fresh.get(f"{chunks}?strategy=token_based")),
+            repeat,
+            setup=fresh,
+        ),
+        base,
+    )
+
+    def warm() -> None:
+        fresh()
+        fresh.get(f"{chunks}?strategy=token_based")
+
+    row(
+        "strategy switch: chunks JSON from the cached layout",
+        median_seconds(lambda: fresh.get(f"{chunks}?strategy=structure_aware"), repeat, warm),
+        base,
+    )
+    row(
+        "same report again (memoised)",
+        median_seconds(lambda: fresh.get(f"{chunks}?strategy=token_based"), repeat, warm),
+        base,
+    )
+    page_url = f"/api/documents/{doc}/pages/1.png?scale=1.25"
+    row(
+        "page image, rendered (scale 1.25)",
+        median_seconds(lambda: fresh.get(page_url), repeat, fresh),
+        base,
+    )
+    row(
+        "page image, from the disk cache", median_seconds(lambda: fresh.get(page_url), repeat), base
+    )
+
+
+def bench_long(scratch: Path, pages: int, repeat: int) -> None:
+    samples = scratch / "long"
+    samples.mkdir()
+    path = samples / f"synthetic_{pages}_pages.pdf"
+    make_long_pdf(path, pages)
+    data = path.read_bytes()
+    print(f"\nSynthetic document: {path.name} ({len(data) / 2**20:.1f} MB, {pages} pages)")
+    fresh = Fresh(samples, scratch)
+    doc = document_id(fresh, path.name)
+    chunks = f"/api/documents/{doc}/chunks?strategy=structure_aware"
+
+    base = median_seconds(lambda: baseline(data), repeat)
+    row("baseline: PyMuPDF open + words of every page", base, base)
+    viewer = median_seconds(lambda: fresh.get(f"/documents/{doc}"), repeat, fresh)
+    row("viewer page (placeholders for every page), cold", viewer, base)
+    sizes: list[int] = []
+    row(
+        "chunks JSON, cold (layout of every page + report)",
+        median_seconds(lambda: sizes.append(len(fresh.get(chunks))), repeat, fresh),
+        base,
+    )
+    row("chunks JSON, memoised", median_seconds(lambda: fresh.get(chunks), repeat), base)
+    other = chunks.replace("structure_aware", "token_based")
+    row(
+        "strategy switch (token_based from the cached layout)",
+        median_seconds(lambda: fresh.get(other), 1),
+        base,
+    )
+    row(
+        f"page image {pages // 2}, rendered (scale 1.25)",
+        median_seconds(
+            lambda: fresh.get(f"/api/documents/{doc}/pages/{pages // 2}.png?scale=1.25"), 1
+        ),
+        base,
+    )
+    print(f"  chunks JSON size: {sizes[-1] / 2**20:.2f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--long-pages", type=int, default=600)
+    parser.add_argument("--long-repeat", type=int, default=3)
+    args = parser.parse_args()
+    print(
+        f"Medians of {args.repeat} runs ({args.long_repeat} for the long document); "
+        "ratio = time / baseline"
+    )
+    with tempfile.TemporaryDirectory(prefix="bench-web-") as scratch:
+        bench_samples(Path(scratch), args.repeat)
+        bench_long(Path(scratch), args.long_pages, args.long_repeat)
+
+
+if __name__ == "__main__":
+    main()
