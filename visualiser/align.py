@@ -52,7 +52,9 @@ def _merge(boxes: list[BBox]) -> list[BBox]:
     lines by the PDF, table cells' words), keeping reading order."""
     merged: list[BBox] = []
     for box in sorted(boxes, key=lambda b: (b[1], b[0])):
-        for n, other in enumerate(merged):
+        # Sorted by top, only the last few rectangles can still reach down to this one.
+        for n in range(len(merged) - 1, max(-1, len(merged) - 9), -1):
+            other = merged[n]
             if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
                 merged[n] = union((other, box))
                 break

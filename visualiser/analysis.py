@@ -166,25 +166,27 @@ def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
     return _BY_TYPE.get(chunk_type, "Made by the strategy; it gave no further reason.")
 
 
-def chunk_flags(chunk: Placed, overlaps: list[Overlap], containment: list[Containment]
-                ) -> list[dict[str, str]]:
-    flags = []
-    contains = [c.contained for c in containment if c.container == chunk.index]
-    inside = [c.container for c in containment if c.contained == chunk.index]
-    if contains:
-        flags.append({"code": "contains_others",
-                      "message": f"contains chunk{'s' if len(contains) > 1 else ''} "
-                                 f"{_listed(contains)}"})
-    if inside:
-        flags.append({"code": "contained_in",
-                      "message": f"wholly inside chunk{'s' if len(inside) > 1 else ''} "
-                                 f"{_listed(inside)}"})
+def flags_by_chunk(count: int, overlaps: list[Overlap], containment: list[Containment]
+                   ) -> list[list[dict[str, str]]]:
+    """Per chunk, what a reader should notice about it, in one pass over the pairs."""
+    contains: list[list[int]] = [[] for _ in range(count)]
+    inside: list[list[int]] = [[] for _ in range(count)]
+    for pair in containment:
+        contains[pair.container].append(pair.contained)
+        inside[pair.contained].append(pair.container)
+    flags: list[list[dict[str, str]]] = [[] for _ in range(count)]
+    for index in range(count):
+        if contains[index]:
+            flags[index].append({"code": "contains_others",
+                                 "message": f"contains {_chunks(contains[index])}"})
+        if inside[index]:
+            flags[index].append({"code": "contained_in",
+                                 "message": f"wholly inside {_chunks(inside[index])}"})
     for o in overlaps:
-        if chunk.index in (o.a, o.b):
-            other = o.b if o.a == chunk.index else o.a
-            flags.append({"code": "overlap" if o.reason != "unexplained" else "overlap_defect",
-                          "message": f"box overlaps chunk {other} on page {o.page} "
-                                     f"({o.reason.replace('_', ' ')})"})
+        code = "overlap" if o.reason != "unexplained" else "overlap_defect"
+        for this, other in ((o.a, o.b), (o.b, o.a)):
+            flags[this].append({"code": code, "message": f"box overlaps chunk {other} on page "
+                                                         f"{o.page} ({o.reason.replace('_', ' ')})"})
     return flags
 
 
@@ -231,5 +233,6 @@ def _cut_table(text: str) -> bool:
         re.match(r"^\s*\|?\s*:?-{3,}", ln) for ln in lines[:3])
 
 
-def _listed(numbers: list[int]) -> str:
-    return ", ".join(str(n) for n in sorted(numbers))
+def _chunks(numbers: list[int]) -> str:
+    listed = ", ".join(str(n) for n in sorted(numbers))
+    return f"chunk{'s' if len(numbers) > 1 else ''} {listed}"

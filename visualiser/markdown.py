@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
@@ -115,6 +116,7 @@ class SourceMarkdown:
     blocks: list[MdBlock]
     layout: Layout
     dropped_words: set[int] = field(default_factory=set)  # e.g. repeated table headers
+    _headings: tuple[list[int], list[tuple[str, ...]]] | None = field(default=None, repr=False)
 
     def traced(self, start: int = 0, end: int | None = None) -> Traced:
         end = len(self.text) if end is None else end
@@ -128,13 +130,22 @@ class SourceMarkdown:
 
     def heading_path_at(self, offset: int) -> tuple[str, ...]:
         """The chain of headings in force at `offset` of the source markdown."""
-        path: list[tuple[int, str]] = []
-        for block in self.blocks:
-            if block.start > offset:
-                break
-            if block.kind == "heading":
-                path = [p for p in path if p[0] < block.level] + [(block.level, block.heading)]
-        return tuple(h for _, h in path)
+        starts, paths = self._heading_index()
+        n = bisect_right(starts, offset)
+        return paths[n - 1] if n else ()
+
+    def _heading_index(self) -> tuple[list[int], list[tuple[str, ...]]]:
+        if self._headings is None:
+            starts: list[int] = []
+            paths: list[tuple[str, ...]] = []
+            path: list[tuple[int, str]] = []
+            for block in self.blocks:
+                if block.kind == "heading":
+                    path = [p for p in path if p[0] < block.level] + [(block.level, block.heading)]
+                    starts.append(block.start)
+                    paths.append(tuple(h for _, h in path))
+            self._headings = (starts, paths)
+        return self._headings
 
 
 class _Writer:

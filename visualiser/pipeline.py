@@ -17,7 +17,7 @@ import pymupdf
 from visualiser import analysis
 from visualiser.align import regions_of
 from visualiser.errors import BadPdf
-from visualiser.layout.extract import extract_layout
+from visualiser.layout import extract_layout
 from visualiser.layout.model import Layout
 from visualiser.markdown import SourceMarkdown, build_markdown
 from visualiser.strategies import get_strategy
@@ -66,13 +66,11 @@ def open_pdf(data: bytes, *, max_bytes: int = MAX_BYTES,
 def process_pdf(data: bytes, name: str, *, ocr: bool = True, max_bytes: int = MAX_BYTES,
                 max_pages: int = MAX_PAGES,
                 progress: Callable[[int, int], None] | None = None) -> ProcessedDocument:
-    doc = open_pdf(data, max_bytes=max_bytes, max_pages=max_pages)
+    open_pdf(data, max_bytes=max_bytes, max_pages=max_pages).close()
     try:
-        layout = extract_layout(doc, ocr=ocr, progress=progress)
+        layout = extract_layout(data, ocr=ocr, progress=progress)
     except (RuntimeError, ValueError) as exc:  # MuPDF errors on damaged content
         raise BadPdf(f"the PDF's content cannot be read: {exc}") from None
-    finally:
-        doc.close()
     return ProcessedDocument(hashlib.sha256(data).hexdigest(), name, data, layout,
                              build_markdown(layout))
 
@@ -105,7 +103,9 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
         "overlap_method": analysis.OVERLAP_METHOD,
         "pages": [{"number": p.number, "width": p.width, "height": p.height,
                    "rotation": p.rotation, "ocr": p.ocr} for p in doc.layout.pages],
-        "chunks": [_chunk_dict(c, overlaps, containment) for c in placed],
+        "chunks": [_chunk_dict(c, flags) for c, flags in
+                   zip(placed, analysis.flags_by_chunk(len(placed), overlaps, containment),
+                       strict=True)],
         "overlaps": [o.to_dict() for o in overlaps],
         "containment": [c.to_dict() for c in containment],
         "diagnostics": analysis.diagnostics(placed, source_tokens),
@@ -113,8 +113,7 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
     }
 
 
-def _chunk_dict(c: analysis.Placed, overlaps: list[analysis.Overlap],
-                containment: list[analysis.Containment]) -> dict[str, Any]:
+def _chunk_dict(c: analysis.Placed, flags: list[dict[str, str]]) -> dict[str, Any]:
     return {
         "index": c.index,
         "chunk_type": c.kind,
@@ -125,5 +124,5 @@ def _chunk_dict(c: analysis.Placed, overlaps: list[analysis.Overlap],
         "regions": [r.to_dict() for r in c.regions],
         "origin": c.origin,
         "why": analysis.why(c.origin, c.kind, c.tokens, c.chunk.heading_path),
-        "flags": analysis.chunk_flags(c, overlaps, containment),
+        "flags": flags,
     }

@@ -1,0 +1,181 @@
+"""Read pages → Layout: words, lines and blocks, with headings, lists and tables.
+
+Pure: no PyMuPDF here. Headings are told by font size relative to the body text
+(the size most characters are set in); blocks are gathered from consecutive lines;
+a table that starts a page and has the column count of the table that ended the
+previous page continues it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from visualiser.geometry import BBox, union
+from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
+from visualiser.layout.pages import Item, PageRead, RawLine, WordBox
+
+_BULLETS = {"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"}
+_NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
+_CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
+
+
+def build_layout(pages: list[PageRead]) -> Layout:
+    sizes: Counter[float] = Counter()
+    for page in pages:
+        for item in page.items:
+            if item.line is not None and not item.line.mono:
+                sizes[_size_class(item.line.size)] += len(item.line.text)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    bigger = sorted((s for s in sizes if s >= body + 1.0), reverse=True)
+    levels = {size: min(level, 4) for level, size in enumerate(bigger, start=1)}
+    builder = _Builder(levels)
+    for page in pages:
+        builder.add_page(page)
+    return builder.layout
+
+
+def _size_class(size: float) -> float:
+    return round(size * 2) / 2
+
+
+class _Builder:
+    def __init__(self, heading_levels: dict[float, int]) -> None:
+        self.layout = Layout(pages=[])
+        self.levels = heading_levels
+        self.page = 0
+        self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        self.previous_table: Block | None = None  # the last block so far, if a table
+
+    def display(self, box: BBox) -> BBox:
+        """A text-space box in displayed coordinates (the page's rotation applied)."""
+        a, b, c, d, e, f = self.matrix
+        xs, ys = [], []
+        for x, y in ((box[0], box[1]), (box[2], box[3])):
+            xs.append(a * x + c * y + e)
+            ys.append(b * x + d * y + f)
+        return (round(min(xs), 2), round(min(ys), 2), round(max(xs), 2), round(max(ys), 2))
+
+    def add_page(self, read: PageRead) -> None:
+        self.page = read.number
+        self.matrix = read.matrix
+        self.layout.pages.append(Page(read.number, round(read.width, 2), round(read.height, 2),
+                                      read.rotation, read.ocr))
+        if read.warning:
+            self.layout.warnings.append(read.warning)
+        group: list[int] = []  # line ids of the block being gathered
+        kind: BlockKind = "paragraph"
+        level = 0
+        last: RawLine | None = None
+        after_bullet = False  # a bullet glyph set as its own line marks the next one
+        for index, item in enumerate(read.items):
+            if item.line is None:
+                self._close(group, kind, level)
+                last = None
+                self._add_table(item, index == 0) if item.kind == "table" else self._add_image(item)
+                continue
+            raw = item.line
+            if raw.text.strip() in _BULLETS:
+                after_bullet = True
+                continue
+            line_kind, line_level = self._classify(raw)
+            if after_bullet:
+                line_kind, line_level, after_bullet = "list_item", 0, False
+            joins = bool(group) and last is not None and _continues(last, raw) and (
+                (line_kind == "paragraph" and kind in ("paragraph", "list_item"))
+                or (line_kind == kind and kind in ("code", "heading") and line_level == level)
+            )
+            if not joins:
+                self._close(group, kind, level)
+                kind, level = line_kind, line_level
+            group.append(self._add_line(raw.words, raw.bbox, skip_bullet=True))
+            last = raw
+            self.previous_table = None
+        self._close(group, kind, level)
+
+    def _classify(self, raw: RawLine) -> tuple[BlockKind, int]:
+        size = _size_class(raw.size)
+        if raw.mono:
+            return "code", 0
+        first = raw.words[0][1]
+        smallest_heading = min(self.levels, default=float("inf"))
+        if first in _BULLETS or (_NUMBERED_ITEM.match(first) and size < smallest_heading):
+            return "list_item", 0
+        if size in self.levels and not _CAPTION.match(raw.text):
+            return "heading", self.levels[size]
+        return "paragraph", 0
+
+    def _add_line(self, words: list[WordBox], bbox: BBox, *, skip_bullet: bool = False) -> int:
+        line_id = len(self.layout.lines)
+        if skip_bullet and len(words) > 1 and words[0][1] in _BULLETS:
+            words = words[1:]  # the list marker: markdown writes "- " instead
+        first = len(self.layout.words)
+        self.layout.words.extend(
+            Word(first + n, self.page, text, self.display(box), line_id)
+            for n, (box, text) in enumerate(words))
+        self.layout.lines.append(Line(line_id, self.page, self.display(bbox),
+                                      tuple(range(first, len(self.layout.words)))))
+        return line_id
+
+    def _close(self, line_ids: list[int], kind: BlockKind, level: int) -> None:
+        if line_ids:
+            box = union(self.layout.lines[i].bbox for i in line_ids)
+            self.layout.blocks.append(Block(len(self.layout.blocks), self.page, kind, box,
+                                            tuple(line_ids), level))
+            line_ids.clear()
+
+    def _add_image(self, item: Item) -> None:
+        number = sum(1 for b in self.layout.blocks if b.kind == "image") + 1
+        shown = self.display(item.bbox)
+        word_id, line_id = len(self.layout.words), len(self.layout.lines)
+        # The image's stand-in word is its markdown, so provenance treats it as text.
+        self.layout.words.append(Word(word_id, self.page, f"![image {number}](page-{self.page})",
+                                      shown, line_id, kind="image"))
+        self.layout.lines.append(Line(line_id, self.page, shown, (word_id,)))
+        self.layout.blocks.append(Block(len(self.layout.blocks), self.page, "image", shown,
+                                        (line_id,), image_word=word_id))
+        self.previous_table = None
+
+    def _add_table(self, item: Item, first_on_page: bool) -> None:
+        assert item.rows is not None
+        rows = tuple(
+            tuple(self._add_cell(cell) for cell in row) for row in item.rows
+        )
+        previous = self.previous_table.table if self.previous_table else None
+        continued = first_on_page and previous is not None and len(previous.rows[0]) == len(
+            rows[0])
+        header_rows = 1
+        if continued and previous is not None:
+            # A continuation usually repeats the header; if it does not, it has none.
+            header_rows = 1 if self._row_text(previous.rows[0]) == self._row_text(rows[0]) else 0
+        line_ids = tuple(dict.fromkeys(
+            self.layout.words[w].line for row in rows for cell in row for w in cell))
+        block = Block(len(self.layout.blocks), self.page, "table", self.display(item.bbox),
+                      line_ids, table=Table(rows, header_rows, continued))
+        self.layout.blocks.append(block)
+        self.previous_table = block
+
+    def _add_cell(self, words: list[WordBox]) -> tuple[int, ...]:
+        """A cell's words, one Line per text line inside the cell."""
+        ids: list[int] = []
+        start = 0
+        for n in range(1, len(words) + 1):
+            if n == len(words) or abs(words[n][0][1] - words[start][0][1]) >= 2:
+                line_words = words[start:n]
+                line_id = self._add_line(line_words, union(b for b, _ in line_words))
+                ids.extend(self.layout.lines[line_id].word_ids)
+                start = n
+        return tuple(ids)
+
+    def _row_text(self, row: tuple[tuple[int, ...], ...]) -> list[str]:
+        return [" ".join(self.layout.words[w].text for w in cell) for cell in row]
+
+
+def _continues(previous: RawLine, line: RawLine) -> bool:
+    """Is `line` the next line of the same paragraph (or list item, heading, code)?"""
+    if line.mono != previous.mono or line.bold != previous.bold or _CAPTION.match(line.text):
+        return False
+    height = max(previous.bbox[3] - previous.bbox[1], 1.0)
+    gap = line.bbox[1] - previous.bbox[3]
+    same_column = abs(line.bbox[0] - previous.bbox[0]) < 40 or line.bbox[0] > previous.bbox[0]
+    return -height < gap < 0.6 * height and same_column
