@@ -184,9 +184,10 @@ def flags_by_chunk(count: int, overlaps: list[Overlap], containment: list[Contai
                                  "message": f"wholly inside {_chunks(inside[index])}"})
     for o in overlaps:
         code = "overlap" if o.reason != "unexplained" else "overlap_defect"
+        reason = o.reason.replace("_", " ")
         for this, other in ((o.a, o.b), (o.b, o.a)):
-            flags[this].append({"code": code, "message": f"box overlaps chunk {other} on page "
-                                                         f"{o.page} ({o.reason.replace('_', ' ')})"})
+            message = f"box overlaps chunk {other} on page {o.page} ({reason})"
+            flags[this].append({"code": code, "message": message})
     return flags
 
 

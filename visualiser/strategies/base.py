@@ -109,8 +109,8 @@ class Strategy(ABC):
         cls.check(settings)
         return settings
 
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
+    @classmethod  # noqa: B027 (an optional hook: most strategies need no cross-checks)
+    def check(cls, settings: dict[str, Any]) -> None:
         """Cross-parameter rules (e.g. overlap < size); raise BadParameter."""
 
     @abstractmethod
