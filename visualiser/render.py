@@ -223,6 +223,12 @@ def _rgb(hex_colour: str) -> tuple[float, float, float]:
     return (r, g, b)
 
 
+def number_list(numbers: Sequence[int], limit: int = 6) -> str:
+    """Chunk numbers for a box label, which must stay short (as in the viewer's JS)."""
+    text = ", ".join(str(n) for n in numbers[:limit])
+    return text if len(numbers) <= limit else f"{text} and {len(numbers) - limit} more"
+
+
 def _contained_by(report: Mapping[str, Any]) -> dict[int, list[int]]:
     holds: dict[int, list[int]] = {}
     for pair in report.get("containment", []):
@@ -251,8 +257,7 @@ def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: in
             wanted.append((text, width, region["bbox"]))
             colours.append(rgb)
             if chunk["index"] in holds:
-                inner = ", ".join(str(i) for i in holds[chunk["index"]])
-                tags.append((f"contains {inner}", region["bbox"], rgb))
+                tags.append((f"contains {number_list(holds[chunk['index']])}", region["bbox"], rgb))
     for overlap in report.get("overlaps", []):
         if overlap["page"] != page_number:
             continue

@@ -15,8 +15,10 @@ export function firstWords(text, count = 14) {
   return words.length > count ? `${head} …` : head;
 }
 
-export function listNumbers(numbers) {
-  return numbers.join(", ");
+/** "1, 2, 3" — or, for long lists (a box label must fit), "1, 2, 3, 4, 5, 6 and 40 more". */
+export function listNumbers(numbers, limit = Infinity) {
+  if (numbers.length <= limit) return numbers.join(", ");
+  return `${numbers.slice(0, limit).join(", ")} and ${numbers.length - limit} more`;
 }
 
 const REASONS = {

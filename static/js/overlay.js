@@ -6,6 +6,7 @@ import { listNumbers, reasonText } from "./format.js";
 const LABEL_SIZE = 8;
 const TAG_SIZE = 7;
 const PAD = 2;
+const TAG_LIMIT = 6; // numbers written on a box; the side panel lists them all
 
 export function makeMeasurer() {
   const context = document.createElement("canvas").getContext("2d");
@@ -125,7 +126,7 @@ export function buildOverlay(page, entries, overlaps, ctx) {
   for (const { chunk, region } of entries) {
     const inner = ctx.holds.get(chunk.index);
     if (!inner) continue;
-    const text = `contains ${listNumbers(inner)}`;
+    const text = `contains ${listNumbers(inner, TAG_LIMIT)}`;
     const width = ctx.measure(text, TAG_SIZE) + 2 * PAD;
     const height = TAG_SIZE + 2 * PAD;
     const b = region.bbox;

@@ -5,13 +5,16 @@ import { firstWords, listNumbers, pageRange, plural, reasonText } from "./format
 // Flags are data from the server; only those it marks as defects get the red style.
 const isDefect = (flag) => flag.intended === false || /unexplained/.test(flag.code);
 
+// A flag naming hundreds of chunks stays one line in the list; the tooltip has it all.
+const shorten = (text, limit = 90) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
+
 function flagList(flags) {
   if (!flags || flags.length === 0) return null;
   return h(
     "ul",
     { class: "flags" },
     flags.map((f) =>
-      h("li", { class: isDefect(f) ? "flag defect" : "flag", title: f.message, "data-flag": f.code }, f.message || f.code),
+      h("li", { class: isDefect(f) ? "flag defect" : "flag", title: f.message, "data-flag": f.code }, shorten(f.message || f.code)),
     ),
   );
 }

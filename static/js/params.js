@@ -58,7 +58,7 @@ function field(param, raw) {
   return [
     h("label", { for: id }, param.name),
     input,
-    h("div", { class: "help" }, param.help + (param.optional ? " Leave empty for automatic." : "")),
+    h("div", { class: "help" }, param.optional ? `${param.help.replace(/\.?$/, ".")} Leave empty for automatic.` : param.help),
   ];
 }
 

@@ -329,10 +329,11 @@ async function loadReport({ wanted = state.selected } = {}) {
   const strategy = strategies.get(state.view.strategy);
   const label = strategy ? strategy.label : state.view.strategy;
   const started = performance.now();
-  const firstTime = config.document.page_count > 20 ? ` (${config.document.page_count} pages: the first run extracts the layout)` : "";
+  const pages = config.document.page_count;
+  els.progress.title = `${label}: the first request for a document extracts the layout of its ${pages} pages; later ones reuse it.`;
   const tick = () => {
     const seconds = Math.floor((performance.now() - started) / 1000);
-    setProgress(`Computing chunks: ${label}${firstTime}… ${seconds} s`);
+    setProgress(`Computing chunks… ${seconds} s`);
   };
   tick();
   const timer = setInterval(tick, 1000);
@@ -382,7 +383,12 @@ function applyForm({ strategyChanged = false } = {}) {
   const strategy = strategies.get(state.view.strategy);
   // A new strategy starts from its own defaults: parameters do not carry across.
   state.view.params = strategyChanged ? {} : readParamFields(els.fields, strategy);
-  if (strategyChanged) buildForm();
+  if (strategyChanged) {
+    // Chunk 4 of one strategy has nothing to do with chunk 4 of another.
+    buildForm();
+    state.view.chunk = null;
+    state.selected = null;
+  }
   writeUrl(state.view, { push: true });
   loadReport();
 }
