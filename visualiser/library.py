@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
@@ -24,6 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from visualiser import pipeline
 from visualiser.errors import BadPdf, NotFound
+from visualiser.render import write_atomically
 from visualiser.strategies import get_strategy
 
 K = TypeVar("K", bound=Hashable)
@@ -195,13 +194,9 @@ class Library:
         known = self._all().get(entry.id)
         if known is not None:
             return known
-        folder = self.uploads_dir / entry.id
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".part")
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, folder / safe)
-        entry = replace(entry, path=folder / safe)
+        path = self.uploads_dir / entry.id / safe
+        write_atomically(path, data)
+        entry = replace(entry, path=path)
         with self._lock:
             assert self._entries is not None
             return self._entries.setdefault(entry.id, entry)

@@ -98,6 +98,19 @@ def render_page_png(document: pymupdf.Document, page_number: int, scale: float) 
     return _pixmap(_page(document, page_number), scale).tobytes("png")
 
 
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write via a temporary name and a rename: readers never see half a file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".part")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
+    except OSError:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 class PageImageCache:
     """Rendered page PNGs on disk, keyed by (sha256, page, scale).
 
@@ -123,15 +136,7 @@ class PageImageCache:
             if target.is_file():  # another thread rendered it while we waited
                 return target
             png = render_page_png(self._document(doc_id, pdf), page_number, scale)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".part")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(png)
-            os.replace(temporary, target)
-        except OSError:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+            write_atomically(target, png)
         return target
 
     def _document(self, doc_id: str, pdf: Callable[[], bytes]) -> pymupdf.Document:

@@ -84,6 +84,17 @@ function showPage(number) {
   ensureOverlay(number);
 }
 
+// A page well outside the viewport gives back its image and overlay: scrolling
+// through 600 pages must not keep 600 decoded page images in memory. Coming back is
+// quick, the PNG is in the browser's cache.
+function releasePage(number) {
+  const el = pageEls.get(number);
+  el.querySelector("img")?.remove();
+  el.removeAttribute("data-loaded");
+  el.querySelector("svg.overlay")?.remove();
+  state.built.delete(number);
+}
+
 const observer = new IntersectionObserver(
   (entries) => {
     for (const entry of entries) {
@@ -93,6 +104,7 @@ const observer = new IntersectionObserver(
         showPage(number);
       } else {
         state.visible.delete(number);
+        releasePage(number);
       }
     }
   },
