@@ -102,3 +102,19 @@ def test_page_without_text_layer_is_read_by_ocr(processed):
     text = doc.source.text
     assert "Warehouse access" in text and "high-visibility" in text
     assert doc.source.blocks[0].kind == "heading"
+
+
+def test_parallel_reading_equals_reading_in_one_process(sample_path, monkeypatch):
+    from visualiser.layout import pages
+
+    with pymupdf.open(sample_path(REPORT)) as src, pymupdf.open() as doc:
+        for _ in range(10):
+            doc.insert_pdf(src)
+        data = doc.tobytes()
+    monkeypatch.setattr(pages, "PARALLEL_FROM_PAGES", 10**6)
+    alone = pages.read_pages(data)
+    monkeypatch.setattr(pages, "PARALLEL_FROM_PAGES", 2)
+    seen = []
+    together = pages.read_pages(data, progress=lambda done, total: seen.append((done, total)))
+    assert together == alone and len(alone) == 60
+    assert seen[-1] == (60, 60) and len(seen) > 1

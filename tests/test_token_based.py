@@ -150,3 +150,13 @@ def test_parameters_are_validated_with_names():
     with pytest.raises(BadParameter, match="valid: chunk_token_size"):
         cls.settings({"size": "10"})
     assert cls.settings({"max_table_token_size": ""})["max_table_token_size"] is None
+
+
+def test_banner_follows_the_settings(processed):
+    on = chunk_report(processed(APEX), "token_based")["strategy"]["banner"]
+    assert "context chunk" in on and "structure-aware" in on
+    off = chunk_report(processed(APEX), "token_based", {"table_context": "false"})
+    assert "switched off" in off["strategy"]["banner"]
+    bare = chunk_report(processed(APEX), "token_based",
+                        {"table_context": "false", "chunk_overlap_token_size": "0"})
+    assert bare["strategy"]["banner"] is None

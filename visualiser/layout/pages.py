@@ -13,6 +13,7 @@ import os
 import shutil
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Literal
@@ -84,14 +85,23 @@ def read_pages(data: bytes, *, ocr: bool = True,
                     progress(len(pages), total)
             return pages
     batches = [(data, start, min(start + _BATCH, total), ocr) for start in range(0, total, _BATCH)]
-    pages = []
-    # spawn, not fork: the web server has threads, and forking those is unsafe
-    with ProcessPoolExecutor(max_workers=min(os.cpu_count() or 2, 4),
-                             mp_context=get_context("spawn")) as pool:
-        for batch in pool.map(_read_batch, batches):
-            pages.extend(batch)
-            if progress:
-                progress(len(pages), total)
+    pages: list[PageRead] = []
+    try:
+        # spawn, not fork: the web server has threads, and forking those is unsafe
+        with ProcessPoolExecutor(max_workers=min(os.cpu_count() or 2, 4),
+                                 mp_context=get_context("spawn")) as pool:
+            for batch in pool.map(_read_batch, batches):
+                pages.extend(batch)
+                if progress:
+                    progress(len(pages), total)
+    except (BrokenProcessPool, OSError):
+        # Workers could not start (e.g. the calling script has no __main__ guard, or
+        # the system refuses processes): read the rest here, slower but complete.
+        with pymupdf.open(stream=data, filetype="pdf") as doc:
+            for n in range(len(pages), total):
+                pages.append(read_page(doc[n], ocr=ocr))
+                if progress:
+                    progress(len(pages), total)
     return pages
 
 

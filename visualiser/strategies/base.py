@@ -117,6 +117,11 @@ class Strategy(ABC):
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]: ...
 
     @classmethod
+    def banner_for(cls, settings: dict[str, Any]) -> str | None:
+        """The banner for these settings (a setting can remove what it explains)."""
+        return cls.banner
+
+    @classmethod
     def describe(cls) -> dict[str, Any]:
         return {
             "name": cls.name,

@@ -142,6 +142,17 @@ class TokenBased(Strategy):
     )
 
     @classmethod
+    def banner_for(cls, settings: dict[str, Any]) -> str | None:
+        if settings["table_context"]:
+            return cls.banner
+        overlap = settings["chunk_overlap_token_size"]
+        if not overlap:
+            return None
+        return (f"This document is chunked by token count, with table context chunks switched "
+                f"off. Neighbouring text chunks share up to {overlap} tokens on purpose, so "
+                "their boxes overlap where one window ends and the next begins.")
+
+    @classmethod
     def check(cls, settings: dict[str, Any]) -> None:
         if settings["chunk_overlap_token_size"] >= settings["chunk_token_size"]:
             raise BadParameter(
