@@ -29,7 +29,7 @@ def build_layout(pages: list[PageRead]) -> Layout:
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     bigger = sorted((s for s in sizes if s >= body + 1.0), reverse=True)
     levels = {size: min(level, 4) for level, size in enumerate(bigger, start=1)}
-    builder = _Builder(levels)
+    builder = _Builder(levels, _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
     return builder.layout
@@ -39,10 +39,25 @@ def _size_class(size: float) -> float:
     return round(size * 2) / 2
 
 
+def _usual_line_gap(pages: list[PageRead]) -> float:
+    """The most common gap between a line and the next line of the same style right
+    below it: the spacing inside a paragraph. Paragraph breaks are wider than that."""
+    gaps: Counter[float] = Counter()
+    for page in pages:
+        lines = [i.line for i in page.items if i.line is not None]
+        for above, below in zip(lines, lines[1:], strict=False):
+            height = above.bbox[3] - above.bbox[1]
+            gap = below.bbox[1] - above.bbox[3]
+            if _size_class(above.size) == _size_class(below.size) and -height < gap < height:
+                gaps[round(gap * 2) / 2] += 1
+    return gaps.most_common(1)[0][0] if gaps else 0.0
+
+
 class _Builder:
-    def __init__(self, heading_levels: dict[float, int]) -> None:
+    def __init__(self, heading_levels: dict[float, int], line_gap: float) -> None:
         self.layout = Layout(pages=[])
         self.levels = heading_levels
+        self.line_gap = line_gap
         self.page = 0
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.previous_table: Block | None = None  # the last block so far, if a table
@@ -81,10 +96,11 @@ class _Builder:
             line_kind, line_level = self._classify(raw)
             if after_bullet:
                 line_kind, line_level, after_bullet = "list_item", 0, False
-            joins = bool(group) and last is not None and _continues(last, raw) and (
+            same_block = (
                 (line_kind == "paragraph" and kind in ("paragraph", "list_item"))
                 or (line_kind == kind and kind in ("code", "heading") and line_level == level)
             )
+            joins = same_block and last is not None and _continues(last, raw, self.line_gap)
             if not joins:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
@@ -171,11 +187,12 @@ class _Builder:
         return [" ".join(self.layout.words[w].text for w in cell) for cell in row]
 
 
-def _continues(previous: RawLine, line: RawLine) -> bool:
-    """Is `line` the next line of the same paragraph (or list item, heading, code)?"""
+def _continues(previous: RawLine, line: RawLine, line_gap: float) -> bool:
+    """Is `line` the next line of the same paragraph (or list item, heading, code)?
+    `line_gap` is the document's usual spacing between the lines of a paragraph."""
     if line.mono != previous.mono or line.bold != previous.bold or _CAPTION.match(line.text):
         return False
     height = max(previous.bbox[3] - previous.bbox[1], 1.0)
     gap = line.bbox[1] - previous.bbox[3]
     same_column = abs(line.bbox[0] - previous.bbox[0]) < 40 or line.bbox[0] > previous.bbox[0]
-    return -height < gap < 0.6 * height and same_column
+    return -height < gap < min(line_gap + 0.3 * height, 0.6 * height) and same_column
