@@ -81,6 +81,9 @@ def _strategy_args(parser: argparse.ArgumentParser) -> None:
                         help=f"one of: {', '.join(STRATEGIES)}")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="a strategy parameter; repeat for several")
+    parser.add_argument("--import", dest="imported", type=Path, metavar="CHUNKS.json",
+                        help="show chunks made elsewhere (JSON/JSONL: strings, LangChain "
+                             "documents, LlamaIndex nodes, our export) instead of a strategy")
 
 
 def _params(pairs: list[str]) -> dict[str, str]:
@@ -94,13 +97,20 @@ def _params(pairs: list[str]) -> dict[str, str]:
 
 
 def _report(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
-    from visualiser.pipeline import chunk_report, process_pdf
-
-    params = _params(args.param)
+    from visualiser.imported import parse_chunks
+    from visualiser.pipeline import chunk_report, imported_report, process_pdf
     from visualiser.strategies import get_strategy
 
-    get_strategy(args.strategy).settings(params)  # fail on bad input before the slow part
+    params = _params(args.param)
+    # fail on bad input before the slow part
+    imported = args.imported.read_bytes() if args.imported else None
+    if imported is not None:
+        parse_chunks(imported)
+    else:
+        get_strategy(args.strategy).settings(params)
     doc = process_pdf(args.pdf.read_bytes(), args.pdf.name)
+    if imported is not None:
+        return doc, imported_report(doc, imported, args.imported.name)
     return doc, chunk_report(doc, args.strategy, params)
 
 

@@ -17,11 +17,13 @@ import pymupdf
 from visualiser import analysis
 from visualiser.align import regions_of
 from visualiser.errors import BadPdf
+from visualiser.imported import align as align_imported
+from visualiser.imported import parse_chunks
 from visualiser.layout import extract_layout
 from visualiser.layout.model import Layout
 from visualiser.markdown import SourceMarkdown, build_markdown
-from visualiser.strategies import get_strategy
-from visualiser.tokenizers import count_tokens
+from visualiser.strategies import Chunk, get_strategy
+from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
 MAX_BYTES = 200 * 1024 * 1024
 MAX_PAGES = 2000
@@ -80,8 +82,30 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
     """The chunks JSON (docs/chunks-json.md) for `doc` under `strategy`."""
     cls = get_strategy(strategy)
     settings = cls.settings(params)
-    chunks = cls().chunk(doc.source, settings)
-    encoding = settings.get("tokenizer", "cl100k_base")
+    about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
+             "banner": cls.banner_for(settings)}
+    return _report(doc, cls().chunk(doc.source, settings), about, settings)
+
+
+def imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
+                    encoding: str = DEFAULT_ENCODING) -> dict[str, Any]:
+    """The chunks JSON for chunks made elsewhere (a JSON/JSONL file), aligned to `doc`."""
+    chunks = align_imported(doc.source, parse_chunks(data))
+    lost = sum(1 for c in chunks if c.origin["aligned"] < 0.5)
+    banner = ("These chunks were made by another pipeline and placed on the page by "
+              "matching their words; each box shows where a chunk's words were found.")
+    if lost:
+        banner += (f" {lost} of {len(chunks)} chunks could not be placed with confidence "
+                   "(under half of their words found): their text may come from elsewhere.")
+    about = {"name": "imported", "label": f"Imported chunks ({file_name})",
+             "explanation": "Chunks read from a file and aligned to this document by words.",
+             "banner": banner}
+    return _report(doc, chunks, about, {"file": file_name, "tokenizer": encoding})
+
+
+def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
+            settings: dict[str, Any]) -> dict[str, Any]:
+    encoding = settings.get("tokenizer", DEFAULT_ENCODING)
     placed = []
     for index, chunk in enumerate(chunks):
         if not chunk.heading_path:
@@ -96,9 +120,8 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
     source_tokens = count_tokens(doc.source.text, encoding)
     return {
         "document": {"id": doc.id, "name": doc.name, "page_count": len(doc.layout.pages)},
-        "chunking_strategy": cls.name,
-        "strategy": {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
-                     "banner": cls.banner_for(settings)},
+        "chunking_strategy": about["name"],
+        "strategy": about,
         "parameters": settings,
         "overlap_method": analysis.OVERLAP_METHOD,
         "pages": [{"number": p.number, "width": p.width, "height": p.height,
