@@ -55,9 +55,18 @@ def _merge(boxes: list[BBox]) -> list[BBox]:
         # Sorted by top, only the last few rectangles can still reach down to this one.
         for n in range(len(merged) - 1, max(-1, len(merged) - 9), -1):
             other = merged[n]
-            if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]:
+            if _same_line(box, other):
                 merged[n] = union((other, box))
                 break
         else:
             merged.append(box)
     return merged
+
+
+def _same_line(a: BBox, b: BBox) -> bool:
+    """Do two rectangles overlap as parts of one line do? Lines above and below each
+    other often overlap by a fraction of a point; merging those would stretch a
+    partial line to the full width of its neighbour and cover words not in the chunk."""
+    shared_height = min(a[3], b[3]) - max(a[1], b[1])
+    return (a[0] < b[2] and b[0] < a[2]
+            and shared_height > 0.5 * min(a[3] - a[1], b[3] - b[1]))
