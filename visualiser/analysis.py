@@ -113,7 +113,7 @@ def _reason(a: Placed, b: Placed) -> str:
         return "repeated_header"
     if a.kind == "table_context" or b.kind == "table_context":
         return "table_context"
-    windows = {"token_window", "section_part"}
+    windows = {"token_window", "section_part", "window"}
     if oa.get("rule") in windows and ob.get("rule") in windows and oa.get("overlap", 1):
         return "overlap_window"
     return "unexplained"
@@ -140,6 +140,15 @@ def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
         if o["of"] > 1 and o["overlap"]:
             text += f", sharing up to {o['overlap']} tokens with its neighbours on purpose"
         if o["window"] == o["of"] > 1 and tokens <= o["overlap"]:
+            text += ". It is the tail of the text and lies wholly inside the previous window"
+        return text + "."
+    if rule == "window":  # the reference splitters: sizes in tokens or characters
+        unit = o["unit"]
+        text = (f"Window {o['window']} of {o['of']}: {tokens} tokens, from a splitter that "
+                f"fills chunks up to {o['size']} {unit}")
+        if o["of"] > 1 and o["overlap"]:
+            text += f" and repeats up to {o['overlap']} {unit} of each neighbour on purpose"
+        if o.get("inside_previous"):
             text += ". It is the tail of the text and lies wholly inside the previous window"
         return text + "."
     if rule == "table":

@@ -1,0 +1,92 @@
+"""`langchain_recursive` and `langchain_markdown_headers`: LangChain's
+RecursiveCharacterTextSplitter and MarkdownHeaderTextSplitter on the markdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from visualiser.errors import BadParameter
+from visualiser.markdown import SourceMarkdown
+from visualiser.strategies.base import Chunk, Param, Strategy, register
+from visualiser.strategies.reference.common import (
+    COUNTING_TOKENIZER,
+    overlap_banner,
+    window_chunks,
+)
+from visualiser.strategies.reference.langchain_split import (
+    markdown_header_splitter,
+    recursive_character_splitter,
+)
+
+RECURSIVE_BANNER = (
+    "Neighbouring chunks share text on purpose: each chunk starts with the last pieces of "
+    "the one before it (up to {overlap} characters), so their boxes overlap. Sizes here are "
+    "characters, not tokens."
+)
+
+
+@register
+class LangChainRecursive(Strategy):
+    name = "langchain_recursive"
+    label = "LangChain RecursiveCharacterTextSplitter (characters)"
+    explanation = (
+        "LangChain's default splitter. It cuts at blank lines, then at line breaks, then "
+        "at spaces, then anywhere — the coarsest cut that makes pieces small enough — and "
+        "packs pieces into chunks of at most a number of characters (not tokens: 4,000 "
+        "characters is roughly 1,000 tokens of English). Each chunk begins by repeating "
+        "up to the overlap's worth of characters from the end of the one before."
+    )
+    banner = RECURSIVE_BANNER.format(overlap=200)
+    params = (
+        Param("chunk_size", "int", 4000, "most characters in a chunk", 10, 1_000_000),
+        Param("chunk_overlap", "int", 200,
+              "characters a chunk may repeat from the one before", 0, 1_000_000),
+        COUNTING_TOKENIZER,
+    )
+
+    @classmethod
+    def check(cls, settings: dict[str, Any]) -> None:
+        if settings["chunk_overlap"] > settings["chunk_size"]:
+            raise BadParameter("chunk_overlap",
+                               f"must not exceed chunk_size ({settings['chunk_size']})")
+
+    @classmethod
+    def banner_for(cls, settings: dict[str, Any]) -> str | None:
+        return overlap_banner(RECURSIVE_BANNER, settings["chunk_overlap"])
+
+    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
+        size, overlap = settings["chunk_size"], settings["chunk_overlap"]
+        texts = (source.traced(c.start, c.end).strip() if c.strip
+                 else source.traced(c.start, c.end)
+                 for c in recursive_character_splitter(source.text, size, overlap))
+        return window_chunks(texts, size, overlap, "characters")
+
+
+@register
+class LangChainMarkdownHeaders(Strategy):
+    name = "langchain_markdown_headers"
+    label = "LangChain MarkdownHeaderTextSplitter (# to ####)"
+    explanation = (
+        "LangChain's markdown splitter: one chunk per section under a heading of level 1 "
+        "to 4, however long the section is. By default (strip_headers on) the heading line "
+        "is removed from the chunk and kept only as metadata, which is shown here as the "
+        "heading path. Metadata is not embedded: the stripped heading is not part of the "
+        "chunk's vector, so a chunk may no longer say what it is about. Lines are trimmed, "
+        "so indentation is lost."
+    )
+    banner = None  # sections do not overlap: nothing is deliberate that needs explaining
+    params = (
+        Param("strip_headers", "bool", True,
+              "remove heading lines from the chunk text (kept as metadata only)"),
+        COUNTING_TOKENIZER,
+    )
+
+    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
+        sections = markdown_header_splitter(source.traced(), settings["strip_headers"])
+        return [
+            Chunk(section.text, "text",
+                  heading_path=tuple(section.headers[level] for level in sorted(section.headers)),
+                  origin={"rule": "section", "section": number,
+                          "headings_stripped": settings["strip_headers"]})
+            for number, section in enumerate(sections, start=1)
+        ]

@@ -1,0 +1,108 @@
+"""`llamaindex_sentence` and `llamaindex_token`: LlamaIndex's SentenceSplitter and
+TokenTextSplitter, chunk for chunk, on the document's markdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from visualiser.errors import BadParameter
+from visualiser.markdown import SourceMarkdown
+from visualiser.strategies.base import Chunk, Param, Strategy, register
+from visualiser.strategies.reference.common import (
+    TokenCounter,
+    overlap_banner,
+    traced_span,
+    window_chunks,
+)
+from visualiser.strategies.reference.llamaindex_split import (
+    sentence_splitter,
+    token_text_splitter,
+)
+from visualiser.tokenizers import ENCODINGS
+
+# A single character is at most 4 tokens, so no piece can outgrow a chunk of 8.
+MIN_CHUNK_TOKENS = 8
+SENTENCE_BANNER = (
+    "Neighbouring chunks share text on purpose: each chunk starts with the last whole "
+    "sentences of the one before it (up to {overlap} tokens), so a statement at a boundary "
+    "is complete in at least one of them. That is why their boxes overlap."
+)
+TOKEN_BANNER = (
+    "Neighbouring chunks share a few words on purpose: each chunk starts with the last "
+    "words of the one before it (up to {overlap} tokens), so their boxes touch or overlap "
+    "slightly."
+)
+
+
+def _params(size: int, overlap: int, overlap_help: str) -> tuple[Param, ...]:
+    return (
+        Param("chunk_size", "int", size, "most tokens in a chunk", MIN_CHUNK_TOKENS, 100_000),
+        Param("chunk_overlap", "int", overlap, overlap_help, 0, 100_000),
+        Param("tokenizer", "choice", "cl100k_base",
+              "tiktoken encoding (LlamaIndex's default is cl100k_base)", choices=ENCODINGS),
+    )
+
+
+def _check_overlap(settings: dict[str, Any]) -> None:
+    # LlamaIndex refuses an overlap larger than the chunk; equal is allowed.
+    if settings["chunk_overlap"] > settings["chunk_size"]:
+        raise BadParameter("chunk_overlap",
+                           f"must not exceed chunk_size ({settings['chunk_size']})")
+
+
+@register
+class LlamaIndexSentence(Strategy):
+    name = "llamaindex_sentence"
+    label = "LlamaIndex SentenceSplitter (whole sentences, tokens)"
+    explanation = (
+        "LlamaIndex's default splitter. It fills each chunk with whole sentences up to a "
+        "token budget, cutting a sentence only when it cannot fit a chunk on its own (then "
+        "at commas and semicolons, then between words). Each chunk begins by repeating the "
+        "last sentences of the chunk before it, as many whole ones as fit in the overlap."
+    )
+    banner = SENTENCE_BANNER.format(overlap=200)
+    params = _params(1024, 200, "tokens of whole sentences a chunk repeats from the one before")
+
+    @classmethod
+    def check(cls, settings: dict[str, Any]) -> None:
+        _check_overlap(settings)
+
+    @classmethod
+    def banner_for(cls, settings: dict[str, Any]) -> str | None:
+        return overlap_banner(SENTENCE_BANNER, settings["chunk_overlap"])
+
+    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
+        size, overlap = settings["chunk_size"], settings["chunk_overlap"]
+        chunks = sentence_splitter(source.text, size, overlap,
+                                   TokenCounter(settings["tokenizer"]))
+        texts = (traced_span(source, [(p.start, p.end) for p in c]) for c in chunks)
+        return window_chunks(texts, size, overlap, "tokens")
+
+
+@register
+class LlamaIndexToken(Strategy):
+    name = "llamaindex_token"
+    label = "LlamaIndex TokenTextSplitter (words, tokens)"
+    explanation = (
+        "LlamaIndex's token splitter. It fills each chunk with words up to a token budget "
+        "without regard for sentences (a word too long for a chunk is cut by lines, then "
+        "characters). Each chunk begins by repeating the last few words of the chunk "
+        "before it, up to the overlap."
+    )
+    banner = TOKEN_BANNER.format(overlap=20)
+    params = _params(1024, 20, "tokens of words a chunk repeats from the one before")
+
+    @classmethod
+    def check(cls, settings: dict[str, Any]) -> None:
+        _check_overlap(settings)
+
+    @classmethod
+    def banner_for(cls, settings: dict[str, Any]) -> str | None:
+        return overlap_banner(TOKEN_BANNER, settings["chunk_overlap"])
+
+    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
+        size, overlap = settings["chunk_size"], settings["chunk_overlap"]
+        chunks = token_text_splitter(source.text, size, overlap,
+                                     TokenCounter(settings["tokenizer"]))
+        texts = (traced_span(source, [(p.start, p.end) for p in c]) for c in chunks)
+        return window_chunks(texts, size, overlap, "tokens")
