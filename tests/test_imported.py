@@ -101,3 +101,12 @@ def _words(doc, chunk):
                     r[0] <= x <= r[2] and r[1] <= y <= r[3] for r in region["rects"]):
                 found.append(word.id)
     return found
+
+
+def test_neighbours_sharing_words_are_an_overlap_window(processed, sample_path):
+    text = _other_extractor_text(sample_path(APEX))
+    windows = [text[i : i + 1000] for i in range(0, len(text), 700)]  # 300 chars shared
+    report = imported_report(processed(APEX), json.dumps(windows).encode(), "w.json")
+    assert report["overlaps"]
+    assert {o["reason"] for o in report["overlaps"]} == {"overlap_window"}
+    assert report["chunks"][0]["why"].startswith("Imported chunk 0, made by another pipeline; 9")

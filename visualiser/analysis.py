@@ -113,7 +113,8 @@ def _reason(a: Placed, b: Placed) -> str:
         return "repeated_header"
     if a.kind == "table_context" or b.kind == "table_context":
         return "table_context"
-    windows = {"token_window", "section_part", "window"}
+    # imported chunks sharing words with their neighbour: the other pipeline's overlap
+    windows = {"token_window", "section_part", "window", "imported"}
     if oa.get("rule") in windows and ob.get("rule") in windows and oa.get("overlap", 1):
         return "overlap_window"
     return "unexplained"
@@ -142,6 +143,11 @@ def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
         if o["window"] == o["of"] > 1 and tokens <= o["overlap"]:
             text += ". It is the tail of the text and lies wholly inside the previous window"
         return text + "."
+    if rule == "imported":
+        found = f"{o['aligned']:.0%} of its words were found on the page"
+        if o["aligned"] < 0.5:
+            found += ", too few to trust its boxes: its text may come from another document"
+        return f"Imported chunk {o['number']}, made by another pipeline; {found}."
     if rule == "window":  # the reference splitters: sizes in tokens or characters
         unit = o["unit"]
         text = (f"Window {o['window']} of {o['of']}: {tokens} tokens, from a splitter that "
