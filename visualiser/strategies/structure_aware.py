@@ -161,27 +161,27 @@ class _Splitter:
         return [(w.text, _BLOCK_TYPE.get(main.kind, "text")) for w in windows]
 
     def _split_table(self, unit: _Unit) -> list[Traced]:
+        """Parts of at most `max_table_token_size` tokens, cut between rows. The first
+        part leads with the unit's heading and caption; every part repeats the header
+        row and separator line."""
         table = unit.main
-        header_end = table.rows[table.header_rows - 1][1] if table.header_rows else table.start
-        # Everything from the unit start to the end of the separator line is the lead:
-        # heading, caption, header row and separator, repeated on every part.
-        body = table.rows[table.header_rows:]
-        lead_end = body[0][0] - 1 if body else header_end
-        lead = self.source.traced(unit.start, lead_end)
-        header = self.source.traced(table.start, lead_end)
+        body = table.rows[table.header_rows :]
+        if not body:  # a header and nothing else: no row to cut between
+            return [self.source.traced(unit.start, unit.end)]
+        lead_end = body[0][0] - 1  # the newline that ends the separator line
+        heads = [self.source.traced(unit.start, lead_end),
+                 self.source.traced(table.start, lead_end)]
+        head_tokens = [count_tokens(h.text, self.s["tokenizer"]) for h in heads]
         limit = self.s["max_table_token_size"]
         parts: list[Traced] = []
-        first = body[0][0] if body else lead_end
-        used_from = first
+        part_start, used = body[0][0], head_tokens[0]
         for n, (row_start, row_end) in enumerate(body):
-            head = lead if not parts else header
-            size = count_tokens(head.text, self.s["tokenizer"]) + self.tokens(used_from, row_end)
-            if row_start > used_from and size > limit:
-                parts.append(self._table_part(head, used_from, body[n - 1][1]))
-                used_from = row_start
-        tail_end = unit.end
-        head = lead if not parts else header
-        parts.append(self._table_part(head, used_from, tail_end))
+            row_tokens = self.tokens(row_start - 1, row_end)  # with its leading newline
+            if row_start > part_start and used + row_tokens > limit:
+                parts.append(self._table_part(heads[bool(parts)], part_start, body[n - 1][1]))
+                part_start, used = row_start, head_tokens[1]
+            used += row_tokens
+        parts.append(self._table_part(heads[bool(parts)], part_start, unit.end))
         return parts
 
     def _table_part(self, head: Traced, start: int, end: int) -> Traced:
