@@ -88,9 +88,11 @@ class Fresh:
 
     def __call__(self) -> None:
         self.count += 1
-        app = create_app(
-            {"SAMPLES_DIR": self.samples, "CACHE_DIR": self.scratch / f"cache{self.count}"}
-        )
+        app = create_app({
+            "SAMPLES_DIR": self.samples,
+            "CACHE_DIR": self.scratch / f"cache{self.count}",
+            "DATABASE": self.scratch / f"kb{self.count}.sqlite",  # not the user's own
+        })
         self.client = app.test_client()
 
     def get(self, url: str) -> bytes:

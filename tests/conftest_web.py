@@ -54,7 +54,7 @@ def live_server(config: dict[str, Any]) -> Iterator[LiveServer]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
-        app.extensions["visualiser"].images.close()
+        app.extensions["visualiser"].close()
         logger.removeHandler(handler)
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import logging
 import threading
@@ -24,9 +23,12 @@ SAMPLE_NAMES = sorted(p.name for p in samples_dir().glob("*.pdf"))
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     # One app for the module: layout extraction is cached per app, as in production.
-    app = create_app({"TESTING": True, "CACHE_DIR": tmp_path_factory.mktemp("cache")})
+    scratch = tmp_path_factory.mktemp("app")
+    app = create_app(
+        {"TESTING": True, "CACHE_DIR": scratch / "cache", "DATABASE": scratch / "kb.sqlite"}
+    )
     yield app
-    app.extensions["visualiser"].images.close()
+    app.extensions["visualiser"].close()
 
 
 @pytest.fixture
@@ -36,9 +38,11 @@ def client(app):
 
 @pytest.fixture
 def fresh_app(tmp_path):
-    app = create_app({"TESTING": True, "CACHE_DIR": tmp_path / "cache"})
+    app = create_app(
+        {"TESTING": True, "CACHE_DIR": tmp_path / "cache", "DATABASE": tmp_path / "kb.sqlite"}
+    )
     yield app
-    app.extensions["visualiser"].images.close()
+    app.extensions["visualiser"].close()
 
 
 def test_samples_are_there():
@@ -282,66 +286,13 @@ def test_unexpected_error_is_a_logged_500_and_the_server_keeps_serving(fresh_app
     assert client.get("/api/strategies").status_code == 200
 
 
-# --- uploads and the library ------------------------------------------------------------
+# --- the library ----------------------------------------------------------------------
 
 
-def _one_page_pdf(text: str) -> bytes:
-    with pymupdf.open() as document:
-        document.new_page().insert_text((72, 72), text)
-        return document.tobytes()
-
-
-def test_upload_joins_the_catalogue(fresh_app):
-    client = fresh_app.test_client()
-    data = _one_page_pdf("Uploaded words")
-    response = client.post("/api/documents", data={"file": (io.BytesIO(data), "mine.pdf")})
-    assert response.status_code == 201
-    body = response.get_json()
-    assert body["id"] == hashlib.sha256(data).hexdigest() and body["page_count"] == 1
-    names = [d["name"] for d in client.get("/api/documents").get_json()["documents"]]
-    assert "mine.pdf" in names
-    report = client.get(f"/api/documents/{body['id']}/chunks").get_json()
-    assert "Uploaded words" in report["chunks"][0]["text"]
-
-
-def test_upload_is_kept_on_disk_and_survives_a_restart(fresh_app, tmp_path):
-    data = _one_page_pdf("Kept words")
-    response = fresh_app.test_client().post(
-        "/upload", data={"file": (io.BytesIO(data), "../../kept.pdf")}
-    )
-    doc_id = hashlib.sha256(data).hexdigest()
-    assert response.status_code == 303
-    assert response.headers["Location"] == f"/documents/{doc_id}"
-    stored = tmp_path / "cache" / "uploads" / doc_id / "kept.pdf"
-    assert stored.read_bytes() == data
-    restarted = create_app({"TESTING": True, "CACHE_DIR": tmp_path / "cache"})
-    names = [
-        d["name"] for d in restarted.test_client().get("/api/documents").get_json()["documents"]
-    ]
-    assert "kept.pdf" in names
-
-
-def test_upload_form_with_a_broken_pdf_is_an_html_422(fresh_app, tmp_path):
-    client = fresh_app.test_client()
-    broken = _one_page_pdf("x")[:200]
-    response = client.post(
-        "/upload",
-        data={"file": (io.BytesIO(broken), "broken.pdf")},
-        headers={"Accept": "text/html"},
-    )
-    assert response.status_code == 422
-    assert 'data-status="422"' in response.get_data(as_text=True)
-    assert not (tmp_path / "cache" / "uploads").exists() or not any(
-        (tmp_path / "cache" / "uploads").iterdir()
-    )
-
-
-def test_upload_of_a_non_pdf_is_a_clear_422(fresh_app):
-    client = fresh_app.test_client()
-    response = client.post("/api/documents", data={"file": (io.BytesIO(b"hello"), "x.pdf")})
-    assert response.status_code == 422
-    assert "not a PDF" in response.get_json()["message"]
-    assert client.get("/api/documents").status_code == 200
+def test_there_is_no_loose_upload_any_more(client):
+    # Uploads belong to knowledgebases (tests/test_kb_api.py); the old paths are gone.
+    assert client.post("/api/documents", data={}).status_code == 405
+    assert client.post("/upload", data={}).status_code in (404, 405)
 
 
 def test_layout_is_extracted_once_per_document(fresh_app, monkeypatch):
@@ -377,10 +328,11 @@ def test_concurrent_requests_share_one_extraction(fresh_app, monkeypatch):
 
     monkeypatch.setattr(pipeline, "process_pdf", slow)
     library = fresh_app.extensions["visualiser"].library
+    entry = library.entry(APEX_ID)
     results: list[int] = []
 
     def fetch() -> None:
-        results.append(len(library.report(APEX_ID, "structure_aware").data["chunks"]))
+        results.append(len(library.report(entry, "structure_aware").data["chunks"]))
 
     threads = [threading.Thread(target=fetch) for _ in range(4)]
     for thread in threads:

@@ -65,7 +65,12 @@ def server(tmp_path_factory):
     for pdf in samples_dir().glob("*.pdf"):
         shutil.copy(pdf, samples / pdf.name)
     make_long_pdf(samples / LONG, LONG_PAGES)
-    config = {"SAMPLES_DIR": samples, "CACHE_DIR": tmp_path_factory.mktemp("cache")}
+    scratch = tmp_path_factory.mktemp("app")
+    config = {
+        "SAMPLES_DIR": samples,
+        "CACHE_DIR": scratch / "cache",
+        "DATABASE": scratch / "kb.sqlite",
+    }
     with live_server(config) as running:
         with urllib.request.urlopen(running.url + "/api/strategies", timeout=10) as response:
             assert response.status == 200, running.log.getvalue()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,26 @@ from visualiser.store import Store
 from visualiser.strategies import get_strategy
 
 log = logging.getLogger(__name__)
+
+# Progress is written to SQLite for pollers; a 2000-page document must not cost 2000
+# writes, so a write happens only when this much time or progress has passed.
+PROGRESS_INTERVAL = 0.25  # seconds
+PROGRESS_STEP = 0.02  # fraction of the pages
+
+
+def throttled(write: Callable[[float], None], interval: float = PROGRESS_INTERVAL,
+              step: float = PROGRESS_STEP) -> Callable[[int, int], None]:
+    """A `progress(done, total)` callback that passes on `done / total` sparingly."""
+    last = {"time": float("-inf"), "fraction": 0.0}
+
+    def progress(done: int, total: int) -> None:
+        fraction = done / max(total, 1)
+        now = time.monotonic()
+        if now - last["time"] >= interval or fraction - last["fraction"] >= step:
+            last["time"], last["fraction"] = now, fraction
+            write(fraction)
+
+    return progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +69,8 @@ def process(store: Store, kb_id: int, doc_id: str,
         doc_row = store.document(kb_id, doc_id)
         data = store.pdf_path(doc_id).read_bytes()
 
-        def progress(done: int, total: int) -> None:
-            store.set_state(kb_id, doc_id, "processing", progress=done / max(total, 1))
-
+        progress = throttled(
+            lambda fraction: store.set_state(kb_id, doc_id, "processing", progress=fraction))
         processed = process_pdf(data, doc_row["name"], progress=progress)
         if on_processed is not None:
             on_processed(processed)

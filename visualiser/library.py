@@ -1,5 +1,6 @@
-"""The document catalogue behind the web app: bundled samples (and uploads), each
-identified by the SHA-256 of its bytes, with the expensive results memoised.
+"""The documents behind the web app — the bundled samples, and the documents stored
+in knowledgebases — each identified by the SHA-256 of its bytes, with the expensive
+results memoised.
 
 Layout extraction (`process_pdf`) is the slow step, so its result is kept in an LRU
 per document; a strategy switch re-chunks from that cached layout, and chunk reports
@@ -22,7 +23,6 @@ from typing import Any, Generic, TypeVar
 
 from visualiser import pipeline
 from visualiser.errors import BadPdf, NotFound
-from visualiser.render import write_atomically
 from visualiser.strategies import get_strategy
 
 K = TypeVar("K", bound=Hashable)
@@ -54,11 +54,16 @@ class Memo(Generic[K, V]):
             finally:
                 with self._lock:
                     self._key_locks.pop(key, None)
-            with self._lock:
-                self._items[key] = value
-                while len(self._items) > self.capacity:
-                    self._items.popitem(last=False)
+            self.put(key, value)
             return value
+
+    def put(self, key: K, value: V) -> None:
+        """Store a value computed elsewhere (e.g. by the background processor)."""
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
 
     def __contains__(self, key: object) -> bool:
         with self._lock:
@@ -81,7 +86,7 @@ class Entry:
     name: str
     size: int
     pages: tuple[PageSize, ...]
-    source: str  # "sample" or "upload"
+    source: str  # "sample" or "knowledgebase"
     path: Path | None = field(default=None, compare=False)
 
     @property
@@ -105,10 +110,16 @@ class Report:
     data: dict[str, Any]
     _json: bytes | None = None
 
-    def json_bytes(self) -> bytes:
+    def json_bytes(self, extra: Mapping[str, Any] | None = None) -> bytes:
+        """The JSON; `extra` top-level fields are spliced in without re-encoding the
+        (cached, possibly megabytes of) report: a JSON object always ends in `}`."""
         if self._json is None:
             self._json = json.dumps(self.data, ensure_ascii=False, separators=(",", ":")).encode()
-        return self._json
+        if not extra:
+            return self._json
+        assert not set(extra) & set(self.data), "extra fields must not repeat the report's"
+        tail = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode()
+        return self._json[:-1] + b"," + tail[1:]
 
 
 def read_entry(data: bytes, name: str, source: str, path: Path | None = None) -> Entry:
@@ -137,27 +148,28 @@ def safe_name(name: str) -> str:
 
 
 class Library:
-    """Samples from `samples_dir`; uploads are written to `uploads_dir/<sha256>/<name>`,
-    so they survive a restart and never sit in memory."""
+    """Samples from `samples_dir`, listed once; documents stored elsewhere (the
+    knowledgebase store) are described on demand by `stored_entry`. Processed layouts
+    and chunk reports are memoised per SHA-256, whichever the document's origin."""
 
     def __init__(
-        self, samples_dir: Path, uploads_dir: Path, documents: int = 8, reports: int = 64
+        self, samples_dir: Path, documents: int = 8, reports: int = 64, entries: int = 256
     ) -> None:
         self.samples_dir = samples_dir
-        self.uploads_dir = uploads_dir
         self._lock = threading.Lock()
-        self._entries: dict[str, Entry] | None = None
+        self._samples: dict[str, Entry] | None = None
+        self._stored: Memo[tuple[str, str, Path], Entry] = Memo(entries)
         self._processed: Memo[str, pipeline.ProcessedDocument] = Memo(documents)
-        self._reports: Memo[tuple[str, str, tuple[tuple[str, Any], ...]], Report] = Memo(reports)
+        self._reports: Memo[tuple[str, str, str, tuple[tuple[str, Any], ...]], Report] = Memo(
+            reports
+        )
         self.problems: list[str] = []  # files that could not be read, for the log
 
     def _scan(self) -> dict[str, Entry]:
         entries: dict[str, Entry] = {}
-        found = [(path, "sample") for path in sorted(self.samples_dir.glob("*.pdf"))]
-        found += [(path, "upload") for path in sorted(self.uploads_dir.glob("*/*.pdf"))]
-        for path, source in found:
+        for path in sorted(self.samples_dir.glob("*.pdf")):
             try:
-                entry = read_entry(path.read_bytes(), path.name, source, path)
+                entry = read_entry(path.read_bytes(), path.name, "sample", path)
             except (BadPdf, OSError) as error:
                 self.problems.append(f"{path}: {error}")
                 continue
@@ -165,57 +177,55 @@ class Library:
         return entries
 
     def _all(self) -> dict[str, Entry]:
-        """A snapshot: callers iterate it while an upload may be adding to the catalogue."""
         with self._lock:
-            if self._entries is None:
-                self._entries = self._scan()
-            return dict(self._entries)
+            if self._samples is None:
+                self._samples = self._scan()
+            return self._samples
 
     def documents(self) -> list[Entry]:
-        return sorted(self._all().values(), key=lambda e: (e.source != "sample", e.name))
+        return sorted(self._all().values(), key=lambda e: e.name)
 
     def entry(self, doc_id: str) -> Entry:
+        """A bundled sample by id."""
         try:
             return self._all()[doc_id]
         except KeyError:
             raise NotFound(f"no document with id {doc_id!r}", id=doc_id) from None
 
-    def pdf(self, doc_id: str) -> bytes:
-        path = self.entry(doc_id).path
-        assert path is not None  # every entry comes from a file
-        return path.read_bytes()
-
-    def add(self, data: bytes, name: str) -> Entry:
-        """Add an uploaded PDF (refused with BadPdf, and nothing written, if unusable)."""
-        safe = safe_name(name)
-        if not safe.lower().endswith(".pdf"):
-            safe += ".pdf"
-        entry = read_entry(data, safe, "upload")
-        known = self._all().get(entry.id)
-        if known is not None:
-            return known
-        path = self.uploads_dir / entry.id / safe
-        write_atomically(path, data)
-        entry = replace(entry, path=path)
-        with self._lock:
-            assert self._entries is not None
-            return self._entries.setdefault(entry.id, entry)
-
-    def processed(self, doc_id: str) -> pipeline.ProcessedDocument:
-        entry = self.entry(doc_id)
-        return self._processed.get(
-            doc_id, lambda: pipeline.process_pdf(self.pdf(doc_id), entry.name)
+    def stored_entry(self, doc_id: str, name: str, path: Path) -> Entry:
+        """A document kept outside the samples (a knowledgebase's PDF on disk)."""
+        return self._stored.get(
+            (doc_id, name, path), lambda: read_entry(path.read_bytes(), name, "knowledgebase", path)
         )
+
+    @staticmethod
+    def pdf(entry: Entry) -> bytes:
+        assert entry.path is not None  # every entry comes from a file
+        return entry.path.read_bytes()
+
+    def remember(self, processed: pipeline.ProcessedDocument) -> None:
+        """Keep a layout processed elsewhere (the knowledgebase's background worker),
+        so the viewer's first preview does not extract it a second time."""
+        self._processed.put(processed.id, processed)
+
+    def processed(self, entry: Entry) -> pipeline.ProcessedDocument:
+        processed = self._processed.get(
+            entry.id, lambda: pipeline.process_pdf(self.pdf(entry), entry.name)
+        )
+        # The same bytes may be known under two names (a sample, and a copy in a
+        # knowledgebase); the layout is shared, the name is the caller's.
+        return processed if processed.name == entry.name else replace(processed, name=entry.name)
 
     def is_processed(self, doc_id: str) -> bool:
         return doc_id in self._processed
 
-    def report(self, doc_id: str, strategy: str, params: Mapping[str, Any] | None = None) -> Report:
-        self.entry(doc_id)  # 404 before any work
+    def report(
+        self, entry: Entry, strategy: str, params: Mapping[str, Any] | None = None
+    ) -> Report:
         # Validate and resolve first: a bad parameter is answered without extracting the
         # layout, and "?size=1200" shares its cache entry with the default.
         settings = get_strategy(strategy).settings(params)
-        key = (doc_id, strategy, tuple(sorted(settings.items())))
+        key = (entry.id, entry.name, strategy, tuple(sorted(settings.items())))
         return self._reports.get(
-            key, lambda: Report(pipeline.chunk_report(self.processed(doc_id), strategy, settings))
+            key, lambda: Report(pipeline.chunk_report(self.processed(entry), strategy, settings))
         )

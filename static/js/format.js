@@ -37,3 +37,10 @@ export function reasonText(reason) {
 export function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;
 }
+
+/** As the server's `filesize` filter writes it, for rows the page adds itself. */
+export function fileSize(size) {
+  if (size < 1024) return `${size} bytes`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+}

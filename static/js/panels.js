@@ -19,17 +19,22 @@ function flagList(flags) {
   );
 }
 
-export function renderSummary(el, report) {
+/** `mode` is "stored" or "preview" for a knowledgebase document, null for a sample. */
+export function renderSummary(el, report, mode = null) {
   const { strategy } = report;
   const unexplained = report.overlaps.filter((o) => !o.intended).length +
     report.containment.filter((c) => !c.intended).length;
+  const modeTag = mode ? h("span", { class: `tag mode-${mode}`, "data-testid": "report-mode" }, mode) : null;
   fill(el,
-    h(
-      "details",
-      {},
-      h("summary", {}, h("span", { class: "label" }, strategy.label), " ", h("span", { class: "tag" }, strategy.name)),
-      h("p", { class: "explanation" }, strategy.explanation),
-    ),
+    strategy
+      ? h(
+          "details",
+          {},
+          h("summary", {}, h("span", { class: "label" }, strategy.label), " ", h("span", { class: "tag" }, strategy.name), " ", modeTag),
+          h("p", { class: "explanation" }, strategy.explanation),
+        )
+      // Unreadable knowledgebase metadata: say so rather than guess a strategy.
+      : h("p", {}, h("span", { class: "label" }, "Strategy unknown"), " ", modeTag),
     h(
       "div",
       { class: "counts", "data-testid": "counts" },

@@ -1,5 +1,6 @@
 // The strategy parameter form (built from the registry's describe()) and the URL,
-// which holds the whole view: strategy, parameters, page and selected chunk.
+// which holds the whole view: strategy, parameters, page and selected chunk. For a
+// knowledgebase document an empty strategy means "the stored chunks".
 import { fill, h } from "./dom.js";
 
 const VIEW_KEYS = new Set(["strategy", "page", "chunk"]);
@@ -17,17 +18,19 @@ export function readUrl(defaultStrategy) {
 
 export function writeUrl(view, { push = false } = {}) {
   const query = new URLSearchParams();
-  query.set("strategy", view.strategy);
+  if (view.strategy) query.set("strategy", view.strategy);
   for (const [key, value] of Object.entries(view.params)) query.set(key, value);
   if (view.page) query.set("page", String(view.page));
   if (view.chunk !== null && view.chunk !== undefined) query.set("chunk", String(view.chunk));
-  const url = `${window.location.pathname}?${query}`;
+  const search = query.toString();
+  const url = search ? `${window.location.pathname}?${search}` : window.location.pathname;
   if (url === `${window.location.pathname}${window.location.search}`) return;
   if (push) window.history.pushState(null, "", url);
   else window.history.replaceState(null, "", url);
 }
 
 export function apiQuery(view) {
+  if (!view.strategy) return ""; // the stored chunks take no parameters
   const query = new URLSearchParams({ strategy: view.strategy });
   for (const [key, value] of Object.entries(view.params)) query.set(key, value);
   return query.toString();

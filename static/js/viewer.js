@@ -1,9 +1,12 @@
 // The viewer: lazily rendered pages with chunk overlays, a chunk list linked both
-// ways with the boxes, and a URL that reproduces the view.
+// ways with the boxes, and a URL that reproduces the view. For a knowledgebase
+// document (config.stored set) it opens on the stored chunks; choosing a strategy
+// shows a preview computed from the stored PDF, which changes nothing stored.
 import { clear } from "./dom.js";
 import { buildOverlay, makeMeasurer } from "./overlay.js";
 import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panels.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
+import { previewSentence, processingSentence } from "./stored.js";
 
 const config = JSON.parse(document.getElementById("viewer-config").textContent);
 const $ = (selector) => document.querySelector(selector);
@@ -23,7 +26,13 @@ const els = {
   select: $('[data-testid="strategy-select"]'),
   fields: $('[data-testid="param-fields"]'),
   pageInput: $('[data-testid="page-input"]'),
+  params: $('[data-testid="params"]'),
+  previewNotice: $('[data-testid="preview-notice"]'),
+  previewText: $('[data-testid="preview-text"]'),
+  processing: $('[data-testid="processing"]'),
+  processingText: $('[data-testid="processing-text"]'),
 };
+const stored = config.stored; // null for a bundled sample
 const pageInfo = new Map(config.document.pages.map((p) => [p.number, p]));
 const pageEls = new Map([...els.pages.querySelectorAll("section.page")].map((el) => [Number(el.dataset.page), el]));
 const strategies = new Map(config.strategies.map((s) => [s.name, s]));
@@ -40,7 +49,9 @@ const state = {
   visible: new Set(),
   built: new Set(), // pages whose overlay matches the current report
   request: null, // AbortController of the report being fetched
+  poll: null, // timer while a stored document is still being processed
 };
+const POLL_MS = 1000;
 let measure = null;
 
 // --- pages: images and overlays, only for pages near the viewport --------------------
@@ -297,6 +308,7 @@ function clearReport() {
   clear(els.containment);
   clear(els.diagnostics);
   els.banner.hidden = true;
+  if (els.processing) els.processing.hidden = true;
   els.viewer.classList.remove("has-selection");
 }
 
@@ -309,7 +321,7 @@ function showReport(report, wanted) {
   const banner = report.chunking_strategy ? report.strategy?.banner : null;
   els.banner.textContent = banner || "";
   els.banner.hidden = !banner;
-  renderSummary(els.summary, report);
+  renderSummary(els.summary, report, stored ? (report.preview ? "preview" : "stored") : null);
   renderList(els.list, report, colour);
   renderAnalysis(els, report);
   for (const number of state.visible) ensureOverlay(number);
@@ -334,12 +346,43 @@ function setProgress(text) {
   els.progress.hidden = !text;
 }
 
-async function loadReport({ wanted = state.selected } = {}) {
+// --- a knowledgebase document: stored chunks, preview, processing ---------------------
+
+function showMode() {
+  if (!stored) return;
+  const previewing = Boolean(state.view.strategy);
+  els.previewNotice.hidden = !previewing;
+  if (previewing) els.previewText.textContent = previewSentence(stored, strategies.get(state.view.strategy), state.view.strategy);
+  // The stored chunks were made with the stored parameters; only a preview has a form.
+  els.params.hidden = !previewing;
+  if (!previewing) els.params.open = false;
+}
+
+/** A stored document that has no chunks to show yet (processing) or will not (failed). */
+function showStoredState(body, wanted) {
+  clearReport();
+  if (body.state === "processing") {
+    els.processingText.textContent = processingSentence(body.progress);
+    els.processing.querySelector("progress").value = Math.round((body.progress || 0) * 100);
+    els.processing.hidden = false;
+    els.select.disabled = true; // a preview would extract the layout a second time
+    els.viewer.dataset.reportState = "processing";
+    state.poll = setTimeout(() => loadReport({ wanted, quiet: true }), POLL_MS);
+    return;
+  }
+  els.select.disabled = false;
+  showError({ error: "Processing failed", message: body.error || "The server did not say why." }, 0);
+  els.viewer.dataset.reportState = "failed";
+}
+
+async function loadReport({ wanted = state.selected, quiet = false } = {}) {
   state.request?.abort();
+  clearTimeout(state.poll);
+  showMode();
   const request = new AbortController();
   state.request = request;
   const strategy = strategies.get(state.view.strategy);
-  const label = strategy ? strategy.label : state.view.strategy;
+  const label = strategy ? strategy.label : state.view.strategy || "Stored chunks";
   const started = performance.now();
   const pages = config.document.page_count;
   els.progress.title = `${label}: the first request for a document extracts the layout of its ${pages} pages; later ones reuse it.`;
@@ -347,14 +390,16 @@ async function loadReport({ wanted = state.selected } = {}) {
     const seconds = Math.floor((performance.now() - started) / 1000);
     setProgress(`Computing chunks… ${seconds} s`);
   };
-  tick();
-  const timer = setInterval(tick, 1000);
-  els.viewer.dataset.reportState = "loading";
+  // Polling a document that is being processed says so in its own panel instead.
+  const timer = quiet ? null : setInterval(tick, 1000);
+  if (!quiet) tick();
+  if (!quiet) els.viewer.dataset.reportState = "loading";
   els.viewer.setAttribute("aria-busy", "true");
   els.error.hidden = true;
   markInvalid(els.fields, null);
   try {
-    const response = await fetch(`${config.urls.chunks}?${apiQuery(state.view)}`, {
+    const query = apiQuery(state.view);
+    const response = await fetch(query ? `${config.urls.chunks}?${query}` : config.urls.chunks, {
       headers: { Accept: "application/json" },
       signal: request.signal,
     });
@@ -366,6 +411,11 @@ async function loadReport({ wanted = state.selected } = {}) {
       els.viewer.dataset.reportState = "error";
       return;
     }
+    if (stored && !body.preview && body.state !== "ready") {
+      showStoredState(body, wanted);
+      return;
+    }
+    if (stored) els.select.disabled = false;
     showReport(body, wanted);
     els.viewer.dataset.reportState = "ready";
   } catch (error) {
@@ -388,13 +438,14 @@ function buildForm() {
   els.select.value = state.view.strategy;
   const strategy = strategies.get(state.view.strategy);
   if (strategy) buildParamFields(els.fields, strategy, state.view.params);
+  showMode();
 }
 
 function applyForm({ strategyChanged = false } = {}) {
   state.view.strategy = els.select.value;
   const strategy = strategies.get(state.view.strategy);
   // A new strategy starts from its own defaults: parameters do not carry across.
-  state.view.params = strategyChanged ? {} : readParamFields(els.fields, strategy);
+  state.view.params = strategyChanged || !strategy ? {} : readParamFields(els.fields, strategy);
   if (strategyChanged) {
     // Chunk 4 of one strategy has nothing to do with chunk 4 of another.
     buildForm();
@@ -406,6 +457,11 @@ function applyForm({ strategyChanged = false } = {}) {
 }
 
 els.select.addEventListener("change", () => applyForm({ strategyChanged: true }));
+$('[data-action="back-to-stored"]')?.addEventListener("click", () => {
+  els.select.value = "";
+  applyForm({ strategyChanged: true });
+  els.select.focus();
+});
 els.fields.addEventListener("change", () => applyForm());
 els.controls.addEventListener("submit", (event) => {
   event.preventDefault();

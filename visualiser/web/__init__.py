@@ -10,9 +10,12 @@ from typing import Any
 
 from flask import Flask
 
-from visualiser import knowledgebase, resources
+from visualiser import knowledgebase, resources, store
+from visualiser.pipeline import MAX_PAGES
 from visualiser.web.api import api
 from visualiser.web.errors import register_error_handler
+from visualiser.web.kb_api import kb_api
+from visualiser.web.kb_pages import kb_pages
 from visualiser.web.pages import pages
 from visualiser.web.state import WebState
 
@@ -31,16 +34,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SAMPLES_DIR=resources.samples_dir(),
         CACHE_DIR=default_cache_dir(),
-        # The viewer opens with what new knowledgebases get: one source of truth.
+        DATABASE=store.default_database(),  # knowledgebases; `serve --database` sets it
+        # The samples' viewer opens with what new knowledgebases get: one source of truth.
         DEFAULT_STRATEGY=knowledgebase.DEFAULT_STRATEGY,
-        MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # uploads
+        MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # bytes per upload request
+        MAX_UPLOAD_PAGES=MAX_PAGES,
+        PROCESSING_WORKERS=1,
+        RESUME_PROCESSING=True,  # re-queue documents a stopped server left unprocessed
         DOCUMENT_CACHE_SIZE=8,
         REPORT_CACHE_SIZE=64,
     )
     if test_config:
         app.config.from_mapping(test_config)
-    app.extensions["visualiser"] = WebState.from_config(app.config)
+    web_state = WebState.from_config(app.config)
+    app.extensions["visualiser"] = web_state
     app.register_blueprint(pages)
+    app.register_blueprint(kb_pages)
     app.register_blueprint(api, url_prefix="/api")
+    app.register_blueprint(kb_api, url_prefix="/api/knowledgebases")
     register_error_handler(app)
+    if app.config["RESUME_PROCESSING"]:
+        web_state.processor.resume()
     return app

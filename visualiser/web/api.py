@@ -1,10 +1,11 @@
-"""The JSON API: documents, strategies, chunk reports and page images."""
+"""The JSON API for the bundled samples: documents, strategies, chunk reports and page
+images. Knowledgebases have their own (`kb_api`)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request, send_file, url_for
 
-from visualiser.errors import BadParameter, NotFound
+from visualiser.errors import NotFound
 from visualiser.render import parse_scale
 from visualiser.web.state import state, strategies, strategy_and_params
 
@@ -39,15 +40,6 @@ def documents() -> Response:
     )
 
 
-@api.post("/documents")
-def upload() -> tuple[Response, int]:
-    upload = request.files.get("file")
-    if upload is None or not upload.filename:
-        raise BadParameter("file", "send the PDF as a multipart form field named 'file'")
-    entry = state().library.add(upload.read(), upload.filename)
-    return jsonify(_document_dict(entry.id)), 201
-
-
 @api.get("/documents/<doc_id>")
 def document(doc_id: str) -> Response:
     return jsonify(_document_dict(doc_id))
@@ -61,7 +53,8 @@ def list_strategies() -> Response:
 @api.get("/documents/<doc_id>/chunks")
 def chunks(doc_id: str) -> Response:
     name, params = strategy_and_params(request.args)
-    report = state().library.report(doc_id, name, params)
+    library = state().library
+    report = library.report(library.entry(doc_id), name, params)
     return Response(report.json_bytes(), mimetype="application/json")
 
 
@@ -72,7 +65,7 @@ def page_image(doc_id: str, number: int) -> Response:
     scale = parse_scale(request.args.get("scale"))
     if not 1 <= number <= entry.page_count:
         raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
-    path = state().images.get(doc_id, lambda: library.pdf(doc_id), number, scale)
+    path = state().images.get(doc_id, lambda: library.pdf(entry), number, scale)
     response = send_file(path, mimetype="image/png", max_age=IMAGE_MAX_AGE, conditional=True)
     response.cache_control.immutable = True
     return response

@@ -5,9 +5,29 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from visualiser.errors import VisualiserError
+
+
+class Conflict(VisualiserError):
+    """The request is fine but the resource is not in a state to answer it yet."""
+
+    status = 409
+    title = "Conflict"
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 2**20:.0f} MiB" if size >= 2**20 else f"{size / 1024:.0f} KiB"
+
+
+def too_large_message() -> str:
+    # Werkzeug's own text ("The data value transmitted exceeds the capacity limit.")
+    # does not tell the user what the limit is.
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if not limit:
+        return "The upload is too large for this server."
+    return f"The upload is larger than this server accepts: at most {megabytes(limit)} per file."
 
 
 def wants_json() -> bool:
@@ -20,6 +40,8 @@ def wants_json() -> bool:
 def describe(error: Exception) -> tuple[int, dict[str, Any]]:
     if isinstance(error, VisualiserError):
         return error.status, error.to_dict()
+    if isinstance(error, RequestEntityTooLarge):
+        return 413, {"error": "File too large", "message": too_large_message()}
     if isinstance(error, HTTPException):
         status = error.code or 500
         return status, {"error": error.name, "message": error.description or error.name}
@@ -35,7 +57,16 @@ def handle_error(error: Exception) -> tuple[Response | str, int]:
     status, body = describe(error)
     if wants_json():
         return jsonify(body), status
-    return render_template("error.html", status=status, body=body), status
+    return render_template("error.html", status=status, body=body, back=back_link()), status
+
+
+def back_link() -> str | None:
+    """Where the user came from, when that is a page of ours (e.g. the knowledgebase
+    whose upload form was refused), for the error page's "back" link."""
+    referrer = request.referrer
+    if referrer and referrer.startswith(request.host_url) and referrer != request.url:
+        return referrer
+    return None
 
 
 def register_error_handler(app: Flask) -> None:

@@ -1,15 +1,20 @@
-"""HTML pages: the document list and the viewer. The viewer page is cheap to serve
-(page sizes only); the chunks arrive afterwards from the JSON API, so even a
-600-page document opens at once while its layout is being extracted."""
+"""HTML pages: the index (samples and knowledgebases) and the samples' viewer. The
+viewer page is cheap to serve (page sizes only); the chunks arrive afterwards from the
+JSON API, so even a 600-page document opens at once while its layout is extracted."""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
-from werkzeug.wrappers import Response
+from typing import Any
 
-from visualiser.errors import BadParameter
-from visualiser.render import PALETTE
+from flask import Blueprint, render_template, request, url_for
+
 from visualiser.web.state import state, strategies, strategy_and_params
+from visualiser.web.views import (
+    creatable_strategies,
+    default_choice_label,
+    strategy_status,
+    viewer_config,
+)
 
 pages = Blueprint("pages", __name__)
 
@@ -27,44 +32,48 @@ def filesize_filter(size: int) -> str:
     return human_size(size)
 
 
-@pages.get("/")
-def index() -> str:
-    return render_template(
+def render_index(form: dict[str, Any] | None = None, error: str | None = None,
+                 status: int = 200) -> tuple[str, int]:
+    """The index; after a refused creation form, with its values and the reason."""
+    store = state().store
+    knowledgebases = [
+        {
+            "id": kb.id,
+            "name": kb.name,
+            "status": strategy_status(kb),
+            "document_count": len(store.documents(kb.id)),
+            "url": url_for("kb_pages.knowledgebase", kb_id=kb.id),
+        }
+        for kb in store.knowledgebases()
+    ]
+    html = render_template(
         "index.html",
         documents=state().library.documents(),
         strategies=strategies(),
         default_strategy=state().default_strategy,
+        knowledgebases=knowledgebases,
+        default_choice=default_choice_label(),
+        creatable=creatable_strategies(),
+        form=form or {},
+        form_error=error,
     )
+    return html, status
 
 
-@pages.post("/upload")
-def upload() -> Response:
-    upload = request.files.get("file")
-    if upload is None or not upload.filename:
-        raise BadParameter("file", "choose a PDF file to upload")
-    entry = state().library.add(upload.read(), upload.filename)
-    return redirect(url_for("pages.viewer", doc_id=entry.id), code=303)
+@pages.get("/")
+def index() -> tuple[str, int]:
+    return render_index()
 
 
 @pages.get("/documents/<doc_id>")
 def viewer(doc_id: str) -> str:
     entry = state().library.entry(doc_id)
     strategy, _ = strategy_and_params(request.args)  # an unknown strategy is a 400 page
-    config = {
-        "document": {
-            **entry.to_dict(),
-            "pages": [
-                {"number": p.number, "width": p.width, "height": p.height} for p in entry.pages
-            ],
-        },
-        "strategies": strategies(),
-        "default_strategy": state().default_strategy,
-        "strategy": strategy,
-        "palette": list(PALETTE),
-        "urls": {
-            "chunks": url_for("api.chunks", doc_id=entry.id),
-            # The JS substitutes the page number for the 0 (url_for needs an int).
-            "page_image": url_for("api.page_image", doc_id=entry.id, number=0),
-        },
+    urls = {
+        "chunks": url_for("api.chunks", doc_id=entry.id),
+        # The JS substitutes the page number for the 0 (url_for needs an int).
+        "page_image": url_for("api.page_image", doc_id=entry.id, number=0),
     }
-    return render_template("viewer.html", entry=entry, config=config)
+    return render_template(
+        "viewer.html", entry=entry, config=viewer_config(entry, strategy, urls), stored=None
+    )

@@ -11,7 +11,9 @@ from flask import current_app
 
 from visualiser.library import Library
 from visualiser.render import PageImageCache
+from visualiser.store import Store
 from visualiser.strategies import STRATEGIES, get_strategy
+from visualiser.web.jobs import Processor
 
 # Query-string names that belong to the view, not to the strategy's parameters.
 VIEW_KEYS = frozenset({"strategy", "page", "chunk"})
@@ -21,32 +23,46 @@ VIEW_KEYS = frozenset({"strategy", "page", "chunk"})
 class WebState:
     library: Library
     images: PageImageCache
-    default_strategy: str
+    store: Store
+    processor: Processor
+    default_strategy: str  # what the samples' viewer opens with
+    max_upload_pages: int
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> WebState:
         default = config["DEFAULT_STRATEGY"]
         if default not in STRATEGIES:  # fall back rather than refuse to start
             default = next(iter(STRATEGIES))
-        return cls(
-            library=Library(
-                Path(config["SAMPLES_DIR"]),
-                Path(config["CACHE_DIR"]) / "uploads",
-                documents=config["DOCUMENT_CACHE_SIZE"],
-                reports=config["REPORT_CACHE_SIZE"],
-            ),
-            images=PageImageCache(Path(config["CACHE_DIR"])),
-            default_strategy=default,
+        library = Library(
+            Path(config["SAMPLES_DIR"]),
+            documents=config["DOCUMENT_CACHE_SIZE"],
+            reports=config["REPORT_CACHE_SIZE"],
         )
+        store = Store(config["DATABASE"])
+        return cls(
+            library=library,
+            images=PageImageCache(Path(config["CACHE_DIR"])),
+            store=store,
+            processor=Processor(store, library, workers=config["PROCESSING_WORKERS"]),
+            default_strategy=default,
+            max_upload_pages=int(config["MAX_UPLOAD_PAGES"]),
+        )
+
+    def close(self) -> None:
+        """Stop the worker and close cached documents (tests make many apps)."""
+        self.processor.shutdown()
+        self.images.close()
 
 
 def state() -> WebState:
     return current_app.extensions["visualiser"]
 
 
-def strategy_and_params(args: Mapping[str, str]) -> tuple[str, dict[str, str]]:
+def strategy_and_params(
+    args: Mapping[str, str], default: str | None = None
+) -> tuple[str, dict[str, str]]:
     """The strategy named in a query string (validated) and its raw parameters."""
-    name = args.get("strategy") or state().default_strategy
+    name = args.get("strategy") or default or state().default_strategy
     get_strategy(name)
     return name, {key: value for key, value in args.items() if key not in VIEW_KEYS}
 

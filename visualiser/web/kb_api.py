@@ -1,0 +1,138 @@
+"""The knowledgebase JSON API: knowledgebases, their documents, stored chunks (and
+previews under another strategy, which change nothing stored) and page images."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, send_file
+
+from visualiser import ingest
+from visualiser.errors import BadParameter, NotFound
+from visualiser.library import Entry
+from visualiser.render import parse_scale
+from visualiser.web import kb_actions
+from visualiser.web.errors import Conflict
+from visualiser.web.state import state, strategy_and_params
+from visualiser.web.views import document_dict, kb_dict
+
+kb_api = Blueprint("kb_api", __name__)
+
+IMAGE_MAX_AGE = 365 * 24 * 3600  # images are addressed by the file's SHA-256
+
+
+def json_response(body: Any, status: int = 200) -> Response:
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return Response(data, status=status, mimetype="application/json")
+
+
+def stored_entry(kb_id: int, doc_id: str) -> Entry:
+    """Page sizes (and the file) of a knowledgebase document; 404 if it is not there."""
+    web = state()
+    doc = web.store.document(kb_id, doc_id)
+    return web.library.stored_entry(doc_id, doc["name"], web.store.pdf_path(doc_id))
+
+
+# --- knowledgebases -----------------------------------------------------------------
+
+
+@kb_api.get("")
+def knowledgebases() -> Response:
+    store = state().store
+    return jsonify(knowledgebases=[
+        {**kb_dict(kb), "document_count": len(store.documents(kb.id))}
+        for kb in store.knowledgebases()
+    ])
+
+
+@kb_api.post("")
+def create() -> tuple[Response, int]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadParameter(
+            "body", 'send a JSON object: {"name": ..., "chunking_strategy"?: ..., '
+            '"chunking_params"?: {...}}')
+    kb = kb_actions.create(
+        body.get("name"), body.get("chunking_strategy"), body.get("chunking_params")
+    )
+    return jsonify(kb_dict(kb, documents=[])), 201
+
+
+@kb_api.get("/<int:kb_id>")
+def knowledgebase(kb_id: int) -> Response:
+    store = state().store
+    return jsonify(kb_dict(store.knowledgebase(kb_id), documents=store.documents(kb_id)))
+
+
+@kb_api.delete("/<int:kb_id>")
+def delete_knowledgebase(kb_id: int) -> tuple[str, int]:
+    state().store.delete_knowledgebase(kb_id)
+    return "", 204
+
+
+# --- documents ------------------------------------------------------------------------
+
+
+@kb_api.get("/<int:kb_id>/documents")
+def documents(kb_id: int) -> Response:
+    store = state().store
+    store.knowledgebase(kb_id)  # 404 for an unknown knowledgebase, not an empty list
+    docs = [document_dict(kb_id, doc) for doc in store.documents(kb_id)]
+    return jsonify(
+        documents=docs, processing=sum(1 for doc in docs if doc["state"] == "processing")
+    )
+
+
+@kb_api.post("/<int:kb_id>/documents")
+def upload(kb_id: int) -> tuple[Response, int]:
+    admitted, doc = kb_actions.add_document(kb_id, request.files.get("file"))
+    # 202: stored and queued, the chunks come later; 200: these bytes were already here.
+    return jsonify(document_dict(kb_id, doc)), 202 if admitted.new else 200
+
+
+@kb_api.get("/<int:kb_id>/documents/<doc_id>")
+def document(kb_id: int, doc_id: str) -> Response:
+    return jsonify(document_dict(kb_id, state().store.document(kb_id, doc_id)))
+
+
+@kb_api.delete("/<int:kb_id>/documents/<doc_id>")
+def delete_document(kb_id: int, doc_id: str) -> tuple[str, int]:
+    state().store.remove_document(kb_id, doc_id)
+    return "", 204
+
+
+@kb_api.get("/<int:kb_id>/documents/<doc_id>/chunks")
+def chunks(kb_id: int, doc_id: str) -> Response:
+    """The stored chunks; with `?strategy=…` a preview computed from the stored PDF
+    instead, marked `"preview": true`, which changes nothing that is stored."""
+    web = state()
+    if not request.args.get("strategy"):
+        return json_response(ingest.stored_report(web.store, kb_id, doc_id))
+    kb = web.store.knowledgebase(kb_id)
+    doc = web.store.document(kb_id, doc_id)
+    name, params = strategy_and_params(request.args)
+    if doc["state"] == "processing":
+        # The worker is extracting this layout right now; a preview would do it twice.
+        raise Conflict(f"{doc['name']} is still being processed; a preview is possible "
+                       "once it is ready")
+    report = web.library.report(stored_entry(kb_id, doc_id), name, params)
+    extra = {
+        "preview": True,
+        "knowledgebase": {"id": kb.id, "name": kb.name},
+        "stored_strategy": kb.chunking_strategy,
+    }
+    return Response(report.json_bytes(extra), mimetype="application/json")
+
+
+@kb_api.get("/<int:kb_id>/documents/<doc_id>/pages/<int:number>.png")
+def page_image(kb_id: int, doc_id: str, number: int) -> Response:
+    web = state()
+    entry = stored_entry(kb_id, doc_id)
+    scale = parse_scale(request.args.get("scale"))
+    if not 1 <= number <= entry.page_count:
+        raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
+    path = web.images.get(doc_id, lambda: web.library.pdf(entry), number, scale)
+    response = send_file(path, mimetype="image/png", max_age=IMAGE_MAX_AGE, conditional=True)
+    response.cache_control.immutable = True
+    return response

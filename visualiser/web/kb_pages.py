@@ -1,0 +1,93 @@
+"""HTML pages for knowledgebases: the creation form's target, the knowledgebase page
+(documents, states, upload area) and the viewer of a stored document.
+
+The forms work without JavaScript (POST, then a 303 to the page to show); the page's
+script enhances the upload with progress, drag and drop, and live processing state.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from visualiser.errors import VisualiserError
+from visualiser.web import kb_actions
+from visualiser.web.errors import megabytes
+from visualiser.web.kb_api import stored_entry
+from visualiser.web.pages import render_index
+from visualiser.web.state import state, strategy_and_params
+from visualiser.web.views import document_dict, kb_dict, kb_label, viewer_config
+
+kb_pages = Blueprint("kb_pages", __name__)
+
+
+@kb_pages.post("/knowledgebases")
+def create() -> Response | tuple[str, int]:
+    form = {"name": request.form.get("name", ""),
+            "chunking_strategy": request.form.get("chunking_strategy", "")}
+    try:
+        kb = kb_actions.create(form["name"], form["chunking_strategy"])
+    except VisualiserError as error:
+        # Back to the form with what was typed and why it was refused.
+        return render_index(form=form, error=error.message, status=error.status)
+    return redirect(url_for("kb_pages.knowledgebase", kb_id=kb.id), code=303)
+
+
+@kb_pages.get("/knowledgebases/<int:kb_id>")
+def knowledgebase(kb_id: int) -> str:
+    store = state().store
+    kb = kb_dict(store.knowledgebase(kb_id), documents=store.documents(kb_id))
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    config = {
+        "knowledgebase": {"id": kb["id"], "name": kb["name"]},
+        "documents": kb["documents"],
+        "max_upload_bytes": limit,
+        "urls": {
+            "knowledgebase": kb["links"]["self"],
+            "documents": kb["links"]["documents"],
+            "index": url_for("pages.index"),
+        },
+    }
+    limits = f"at most {state().max_upload_pages} pages"
+    if limit:
+        limits = f"up to {megabytes(limit)} and {limits}"
+    return render_template(
+        "knowledgebase.html", kb=kb, label=kb_label(kb["chunking_strategy"]), config=config,
+        limits=limits,
+    )
+
+
+@kb_pages.post("/knowledgebases/<int:kb_id>/documents")
+def upload(kb_id: int) -> Response:
+    """The upload form without JavaScript; a refusal goes to the error page (files
+    before it in the same form are kept)."""
+    files = request.files.getlist("file") or [None]
+    for upload in files:
+        kb_actions.add_document(kb_id, upload)
+    return redirect(url_for("kb_pages.knowledgebase", kb_id=kb_id), code=303)
+
+
+@kb_pages.get("/knowledgebases/<int:kb_id>/documents/<doc_id>")
+def viewer(kb_id: int, doc_id: str) -> str:
+    store = state().store
+    kb = store.knowledgebase(kb_id)
+    entry = stored_entry(kb_id, doc_id)
+    doc = document_dict(kb_id, store.document(kb_id, doc_id))
+    # No strategy in the URL: the stored chunks. A strategy: a preview (validated here,
+    # so an unknown one is a 400 page rather than a broken viewer).
+    preview = strategy_and_params(request.args)[0] if request.args.get("strategy") else ""
+    urls = {
+        "chunks": doc["links"]["chunks"],
+        "page_image": url_for("kb_api.page_image", kb_id=kb_id, doc_id=doc_id, number=0),
+        "knowledgebase": url_for("kb_pages.knowledgebase", kb_id=kb_id),
+    }
+    stored = {
+        "knowledgebase": {"id": kb.id, "name": kb.name},
+        "chunking_strategy": kb.chunking_strategy,
+        "label": kb_label(kb.chunking_strategy),
+        "state": doc["state"],
+    }
+    return render_template(
+        "viewer.html", entry=entry, config=viewer_config(entry, preview, urls, stored),
+        stored=stored, kb_url=urls["knowledgebase"],
+    )

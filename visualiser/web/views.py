@@ -1,0 +1,116 @@
+"""What the pages and the JSON API say about knowledgebases and their documents: one
+place that turns store rows into view data, so templates only loop and print."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+
+from visualiser import knowledgebase
+from visualiser.library import Entry
+from visualiser.render import PALETTE
+from visualiser.store import Knowledgebase
+from visualiser.strategies import STRATEGIES
+from visualiser.web.state import strategies
+
+
+def default_choice_label() -> str:
+    """The creation form's first option; the name comes from the one source of truth."""
+    return f"Default ({knowledgebase.DEFAULT_STRATEGY.replace('_', '-')})"
+
+
+def creatable_strategies() -> list[dict[str, str]]:
+    """The form's other options: every registered strategy except the default, which
+    the first option ("Default (…)", sending no strategy) already stands for."""
+    return [
+        {"name": cls.name, "label": cls.label}
+        for cls in STRATEGIES.values()
+        if cls.name != knowledgebase.DEFAULT_STRATEGY
+    ]
+
+
+def strategy_status(kb: Knowledgebase) -> dict[str, Any]:
+    """The strategy in effect, where it comes from, and a sentence saying so.
+
+    `source` is "stored" (the metadata names it), "legacy" (the metadata predates the
+    field, so it reads as what absence meant then) or "unknown" (unreadable)."""
+    strategy = kb.chunking_strategy
+    metadata = kb.to_dict()["metadata"]
+    if strategy is None:
+        return {
+            "strategy": None,
+            "source": "unknown",
+            "note": "unknown — the knowledgebase's stored metadata cannot be read, so its "
+            "chunking strategy is unknown; documents added to it cannot be chunked.",
+        }
+    if isinstance(metadata, dict) and "chunking_strategy" in metadata:
+        return {"strategy": strategy, "source": "stored", "note": f"stored: {strategy}"}
+    return {
+        "strategy": strategy,
+        "source": "legacy",
+        "note": f"reads as {strategy} — this knowledgebase predates the stored "
+        f"chunking_strategy field, and knowledgebases without it were built with {strategy}.",
+    }
+
+
+def kb_label(strategy: str | None) -> str | None:
+    cls = STRATEGIES.get(strategy or "")
+    return cls.label if cls else None
+
+
+def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": doc["id"],
+        "name": doc["name"],
+        "size": doc["size"],
+        "page_count": doc["page_count"],
+        "state": doc["state"],
+        "progress": round(float(doc["progress"]), 4),
+        "percent": min(100, int(float(doc["progress"]) * 100)),
+        "error": doc["error"],
+        "added_at": doc["added_at"],
+        "links": {
+            "self": url_for("kb_api.document", kb_id=kb_id, doc_id=doc["id"]),
+            "viewer": url_for("kb_pages.viewer", kb_id=kb_id, doc_id=doc["id"]),
+            "chunks": url_for("kb_api.chunks", kb_id=kb_id, doc_id=doc["id"]),
+        },
+    }
+
+
+def kb_dict(kb: Knowledgebase, documents: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    status = strategy_status(kb)
+    body: dict[str, Any] = {
+        **kb.to_dict(),
+        "chunking_params": kb.chunking_params,
+        "strategy_source": status["source"],
+        "strategy_note": status["note"],
+        "links": {
+            "self": url_for("kb_api.knowledgebase", kb_id=kb.id),
+            "page": url_for("kb_pages.knowledgebase", kb_id=kb.id),
+            "documents": url_for("kb_api.documents", kb_id=kb.id),
+        },
+    }
+    if documents is not None:
+        body["documents"] = [document_dict(kb.id, doc) for doc in documents]
+    return body
+
+
+def viewer_config(
+    entry: Entry, strategy: str, urls: dict[str, str], stored: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The viewer's JSON config. `stored` is set for a knowledgebase document: the
+    viewer then opens on the stored chunks, and a chosen strategy is only a preview."""
+    return {
+        "document": {
+            **entry.to_dict(),
+            "pages": [
+                {"number": p.number, "width": p.width, "height": p.height} for p in entry.pages
+            ],
+        },
+        "strategies": strategies(),
+        "strategy": strategy,
+        "palette": list(PALETTE),
+        "urls": urls,
+        "stored": stored,
+    }
