@@ -7,9 +7,11 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 import re
 import shutil
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -304,7 +306,7 @@ def test_over_the_byte_limit_is_a_json_413_with_a_clear_message(tmp_path):
         response = upload(client, kb["id"], APEX_BYTES, APEX)
         assert response.status_code == 413 and response.mimetype == "application/json"
         body = response.get_json()
-        assert body["error"] == "File too large" and "at most 4 KiB" in body["message"]
+        assert body["error"] == "File too large" and "at most 4.0 KB" in body["message"]
         assert sql(app, "SELECT COUNT(*) FROM documents")[0][0] == 0
         # The form without JavaScript gets a friendly page, not JSON.
         page = client.post(f"/knowledgebases/{kb['id']}/documents",
@@ -312,7 +314,7 @@ def test_over_the_byte_limit_is_a_json_413_with_a_clear_message(tmp_path):
                            headers={"Accept": "text/html"})
         assert page.status_code == 413 and page.mimetype == "text/html"
         html = page.get_data(as_text=True)
-        assert 'data-status="413"' in html and "at most 4 KiB" in html
+        assert 'data-status="413"' in html and "at most 4.0 KB" in html
         assert client.get("/api/knowledgebases").status_code == 200
     finally:
         app.extensions["visualiser"].close()
@@ -560,3 +562,26 @@ def test_page_images_of_a_stored_document(client):
     assert client.get(f"{base}/5.png").status_code == 404
     assert client.get(f"/api/knowledgebases/{kb['id']}/documents/{'0' * 64}/pages/1.png"
                       ).status_code == 404
+
+
+def test_deleting_a_document_while_it_is_processed_is_quiet(app, client, monkeypatch, caplog):
+    started, release = threading.Event(), threading.Event()
+    real = pipeline.process_pdf
+
+    def held(data, name, **kwargs):
+        started.set()
+        release.wait(30)
+        return real(data, name, **kwargs)
+
+    monkeypatch.setattr(ingest, "process_pdf", held)
+    kb = create_kb(client)
+    upload(client, kb["id"], APEX_BYTES, APEX)
+    assert started.wait(30)
+    with caplog.at_level(logging.INFO):
+        assert client.delete(f"/api/knowledgebases/{kb['id']}").status_code == 204
+        release.set()
+        assert app.extensions["visualiser"].processor.wait(60)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("deleted while it was being processed" in r.getMessage() for r in caplog.records)
+    assert sql(app, "SELECT COUNT(*) FROM chunks")[0][0] == 0
+    assert client.get("/api/knowledgebases").get_json() == {"knowledgebases": []}

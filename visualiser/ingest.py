@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from visualiser.errors import VisualiserError
+from visualiser.errors import NotFound, VisualiserError
 from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
 from visualiser.store import Store
 from visualiser.strategies import get_strategy
@@ -84,8 +84,22 @@ def process(store: Store, kb_id: int, doc_id: str,
     except VisualiserError as exc:
         store.set_state(kb_id, doc_id, "failed", error=exc.message)
     except Exception as exc:  # a bug must not leave the document "processing" forever
+        if _deleted(store, kb_id, doc_id):
+            # Deleted (or its knowledgebase) while it was processed: nothing to store.
+            log.info("%s was deleted while it was being processed", doc_id)
+            return
         log.exception("processing %s failed", doc_id)
         store.set_state(kb_id, doc_id, "failed", error=f"internal error: {exc}")
+
+
+def _deleted(store: Store, kb_id: int, doc_id: str) -> bool:
+    try:
+        store.document(kb_id, doc_id)
+    except NotFound:
+        return True
+    except Exception:  # the database itself fails: report the original error
+        return False
+    return False
 
 
 def stored_report(store: Store, kb_id: int, doc_id: str) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 // ways with the boxes, and a URL that reproduces the view. For a knowledgebase
 // document (config.stored set) it opens on the stored chunks; choosing a strategy
 // shows a preview computed from the stored PDF, which changes nothing stored.
-import { clear } from "./dom.js";
+import { clear, fill, h } from "./dom.js";
 import { buildOverlay, makeMeasurer } from "./overlay.js";
 import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panels.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
@@ -365,12 +365,15 @@ function showStoredState(body, wanted) {
     els.processingText.textContent = processingSentence(body.progress);
     els.processing.querySelector("progress").value = Math.round((body.progress || 0) * 100);
     els.processing.hidden = false;
+    fill(els.summary, h("p", { class: "hint" }, "No chunks yet: the document is being processed."));
     els.select.disabled = true; // a preview would extract the layout a second time
     els.viewer.dataset.reportState = "processing";
     state.poll = setTimeout(() => loadReport({ wanted, quiet: true }), POLL_MS);
     return;
   }
   els.select.disabled = false;
+  fill(els.summary, h("p", { class: "hint" },
+    "No stored chunks: processing failed. A preview under another strategy (the selector above) may still work."));
   showError({ error: "Processing failed", message: body.error || "The server did not say why." }, 0);
   els.viewer.dataset.reportState = "failed";
 }

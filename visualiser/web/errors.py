@@ -8,6 +8,7 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from visualiser.errors import VisualiserError
+from visualiser.web.units import human_size
 
 
 class Conflict(VisualiserError):
@@ -17,17 +18,13 @@ class Conflict(VisualiserError):
     title = "Conflict"
 
 
-def megabytes(size: int) -> str:
-    return f"{size / 2**20:.0f} MiB" if size >= 2**20 else f"{size / 1024:.0f} KiB"
-
-
 def too_large_message() -> str:
     # Werkzeug's own text ("The data value transmitted exceeds the capacity limit.")
     # does not tell the user what the limit is.
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
     if not limit:
         return "The upload is too large for this server."
-    return f"The upload is larger than this server accepts: at most {megabytes(limit)} per file."
+    return f"The upload is larger than this server accepts: at most {human_size(limit)} per file."
 
 
 def wants_json() -> bool:

@@ -5,13 +5,19 @@ slow part — layout extraction and chunking — runs on one worker thread, so a
 never waits for it and two big uploads do not fight over the machine's two cores.
 Progress and failures are recorded on the document by `ingest.process`, which never
 raises, and the viewer's layout cache is fed with the result.
+
+The worker is a daemon thread, not a ThreadPoolExecutor: an executor makes the
+interpreter wait at exit until its whole queue is processed, so stopping the server
+would hang behind a queue of big PDFs. A document interrupted that way is still
+"processing" in the database and is queued again when the app starts (`resume`).
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 from visualiser import ingest
 from visualiser.library import Library
@@ -19,37 +25,51 @@ from visualiser.store import Store
 
 log = logging.getLogger(__name__)
 
+_STOP = None  # what a worker finds in the queue when it should end
+
 
 class Processor:
     def __init__(self, store: Store, library: Library, workers: int = 1) -> None:
         self.store = store
         self.library = library
-        self._workers = workers
-        self._executor: ThreadPoolExecutor | None = None
+        self._workers = max(1, workers)
+        self._queue: queue.Queue[tuple[int, str, Future[None]] | None] = queue.Queue()
+        self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._pending: set[Future[None]] = set()
 
-    def _pool(self) -> ThreadPoolExecutor:
-        # Created on first use: an app that never processes anything starts no thread.
+    def _start(self) -> None:
+        # Started on first use: an app that never processes anything has no thread.
         with self._lock:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(
-                    max_workers=self._workers, thread_name_prefix="kb-processing"
+            if self._threads:
+                return
+            for number in range(self._workers):
+                thread = threading.Thread(
+                    target=self._work, name=f"kb-processing-{number}", daemon=True
                 )
-            return self._executor
+                thread.start()
+                self._threads.append(thread)
+
+    def _work(self) -> None:
+        while (job := self._queue.get()) is not _STOP:
+            kb_id, doc_id, future = job
+            if future.set_running_or_notify_cancel():
+                try:
+                    ingest.process(self.store, kb_id, doc_id, on_processed=self.library.remember)
+                    future.set_result(None)
+                except BaseException as error:  # process() never raises; be sure anyway
+                    log.exception("processing %s in knowledgebase %s failed", doc_id, kb_id)
+                    future.set_exception(error)
+            with self._lock:
+                self._pending.discard(future)
 
     def submit(self, kb_id: int, doc_id: str) -> Future[None]:
-        future = self._pool().submit(
-            ingest.process, self.store, kb_id, doc_id, on_processed=self.library.remember
-        )
+        self._start()
+        future: Future[None] = Future()
         with self._lock:
             self._pending.add(future)
-        future.add_done_callback(self._done)
+        self._queue.put((kb_id, doc_id, future))
         return future
-
-    def _done(self, future: Future[None]) -> None:
-        with self._lock:
-            self._pending.discard(future)
 
     def resume(self) -> int:
         """Queue the documents a previous run left half-processed (the server stopped
@@ -73,10 +93,25 @@ class Processor:
                 future.result(timeout)
             except TimeoutError:
                 return False
+            except Exception:  # logged by the worker; waiting is all this does
+                pass
         return True
 
-    def shutdown(self) -> None:
+    def shutdown(self, timeout: float = 60) -> None:
+        """Drop what is queued (it stays "processing" and is resumed next start), let
+        the running job finish, and end the workers."""
+        while True:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if job is not _STOP:
+                job[2].cancel()
+                with self._lock:
+                    self._pending.discard(job[2])
         with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            threads, self._threads = self._threads, []
+        for _ in threads:
+            self._queue.put(_STOP)
+        for thread in threads:
+            thread.join(timeout)

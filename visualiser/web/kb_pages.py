@@ -12,10 +12,10 @@ from werkzeug.wrappers import Response
 
 from visualiser.errors import VisualiserError
 from visualiser.web import kb_actions
-from visualiser.web.errors import megabytes
 from visualiser.web.kb_api import stored_entry
 from visualiser.web.pages import render_index
 from visualiser.web.state import state, strategy_and_params
+from visualiser.web.units import human_size
 from visualiser.web.views import document_dict, kb_dict, kb_label, viewer_config
 
 kb_pages = Blueprint("kb_pages", __name__)
@@ -48,9 +48,8 @@ def knowledgebase(kb_id: int) -> str:
             "index": url_for("pages.index"),
         },
     }
-    limits = f"at most {state().max_upload_pages} pages"
-    if limit:
-        limits = f"up to {megabytes(limit)} and {limits}"
+    pages = f"{state().max_upload_pages} pages"
+    limits = f"Up to {human_size(limit)} and {pages}" if limit else f"At most {pages}"
     return render_template(
         "knowledgebase.html", kb=kb, label=kb_label(kb["chunking_strategy"]), config=config,
         limits=limits,

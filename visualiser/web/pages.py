@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 
 from visualiser.web.state import state, strategies, strategy_and_params
+from visualiser.web.units import human_size
 from visualiser.web.views import (
     creatable_strategies,
     default_choice_label,
@@ -17,14 +18,6 @@ from visualiser.web.views import (
 )
 
 pages = Blueprint("pages", __name__)
-
-
-def human_size(size: int) -> str:
-    if size < 1024:
-        return f"{size} bytes"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / (1024 * 1024):.1f} MB"
 
 
 @pages.app_template_filter("filesize")
