@@ -162,3 +162,14 @@ def test_a_newer_schema_is_refused(tmp_path):
         conn.execute("PRAGMA user_version = 99")
     with pytest.raises(Exception, match="newer than this program"):
         Store(db)
+
+
+def test_the_same_bytes_keep_their_name_in_each_knowledgebase(store, sample_path):
+    first = store.create_knowledgebase("A", new_metadata())
+    second = store.create_knowledgebase("B", new_metadata())
+    data = sample_path(APEX).read_bytes()
+    admit(store, first.id, data, "contract.pdf")
+    admit(store, second.id, data, "renamed.pdf")
+    assert [d["name"] for d in store.documents(first.id)] == ["contract.pdf"]
+    assert [d["name"] for d in store.documents(second.id)] == ["renamed.pdf"]
+    assert len(list(store.files.iterdir())) == 1

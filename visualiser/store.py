@@ -71,6 +71,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (chunk_set_id, idx)
     );
     """,
+    # The same bytes can sit in two knowledgebases under two names.
+    """
+    ALTER TABLE kb_documents ADD COLUMN name TEXT;
+    UPDATE kb_documents SET name = (SELECT name FROM documents WHERE id = doc_id);
+    """,
 )
 
 
@@ -192,16 +197,17 @@ class Store:
                 "INSERT OR IGNORE INTO documents (id, name, size, page_count, created_at) "
                 "VALUES (?, ?, ?, ?, ?)", (doc_id, name, len(data), page_count, _now()))
             cur = conn.execute(
-                "INSERT OR IGNORE INTO kb_documents (kb_id, doc_id, state, added_at) "
-                "VALUES (?, ?, 'processing', ?)", (kb_id, doc_id, _now()))
+                "INSERT OR IGNORE INTO kb_documents (kb_id, doc_id, name, state, added_at) "
+                "VALUES (?, ?, ?, 'processing', ?)", (kb_id, doc_id, name, _now()))
         return cur.rowcount == 1
 
     def documents(self, kb_id: int) -> list[dict[str, Any]]:
         with self.db() as conn:
             rows = conn.execute(
-                "SELECT d.*, k.state, k.progress, k.error, k.added_at FROM kb_documents k "
-                "JOIN documents d ON d.id = k.doc_id WHERE k.kb_id = ? ORDER BY k.added_at, "
-                "d.name", (kb_id,)).fetchall()
+                "SELECT d.id, COALESCE(k.name, d.name) AS name, d.size, d.page_count, "
+                "d.created_at, k.state, k.progress, k.error, k.added_at FROM kb_documents k "
+                "JOIN documents d ON d.id = k.doc_id WHERE k.kb_id = ? "
+                "ORDER BY k.added_at, name", (kb_id,)).fetchall()
         return [dict(r) for r in rows]
 
     def document(self, kb_id: int, doc_id: str) -> dict[str, Any]:
