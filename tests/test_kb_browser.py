@@ -249,12 +249,24 @@ def test_the_file_picker_opens_from_the_keyboard(tab, server):
         if tab.evaluate("document.activeElement.dataset.testid") == "file-input":
             break
     assert tab.evaluate("document.activeElement.dataset.testid") == "file-input"
-    with tab.expect_file_chooser() as chooser:
-        tab.keyboard.press("Space")
-    chooser.value.set_files(files=[])  # cancelled
-    with tab.expect_file_chooser() as chooser:
-        tab.keyboard.press("Enter")
-    chooser.value.set_files(files=[pdf_file("keyboard.pdf", APEX_BYTES)])
+    # Listen before pressing: Playwright turns on file-chooser interception lazily, and a
+    # key pressed before it is on opens an unseen native dialog (a known race). The
+    # evaluate() round trip makes sure the listener's request has reached the browser.
+    choosers: list = []
+    tab.on("filechooser", lambda chooser: choosers.append(chooser))
+    tab.evaluate("0")
+
+    def chooser_after(key: str):
+        count = len(choosers)
+        tab.keyboard.press(key)
+        for _ in range(100):
+            if len(choosers) > count:
+                return choosers[-1]
+            tab.wait_for_timeout(100)
+        raise AssertionError(f"{key} did not open the file picker")
+
+    chooser_after("Space").set_files(files=[])  # cancelled
+    chooser_after("Enter").set_files(files=[pdf_file("keyboard.pdf", APEX_BYTES)])
     tab.wait_for_selector(f'tr[data-doc-id="{APEX_ID}"][data-state="ready"]', timeout=60_000)
 
 
