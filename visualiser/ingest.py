@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from visualiser.errors import NotFound, VisualiserError
+from visualiser.mupdf import LOCK
 from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
 from visualiser.store import Store
 from visualiser.strategies import get_strategy
@@ -53,7 +54,7 @@ def admit(store: Store, kb_id: int, data: bytes, name: str, *, max_bytes: int = 
     """Check the bytes are a usable PDF (raises BadPdf with the reason) and store them.
     Nothing is stored for a refused file."""
     store.knowledgebase(kb_id)
-    with open_pdf(data, max_bytes=max_bytes, max_pages=max_pages) as doc:
+    with LOCK, open_pdf(data, max_bytes=max_bytes, max_pages=max_pages) as doc:
         page_count = doc.page_count
     doc_id = hashlib.sha256(data).hexdigest()
     new = store.add_document(kb_id, doc_id, name, data, page_count)

@@ -22,6 +22,7 @@ from visualiser.imported import parse_chunks
 from visualiser.layout import extract_layout
 from visualiser.layout.model import Layout
 from visualiser.markdown import SourceMarkdown, build_markdown
+from visualiser.mupdf import LOCK
 from visualiser.strategies import Chunk, get_strategy
 from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
@@ -40,7 +41,13 @@ class ProcessedDocument:
 
 def open_pdf(data: bytes, *, max_bytes: int = MAX_BYTES,
              max_pages: int = MAX_PAGES) -> pymupdf.Document:
-    """Open `data` as a PDF, or raise BadPdf saying what is wrong with it."""
+    """Open `data` as a PDF, or raise BadPdf saying what is wrong with it. The caller
+    uses the document under `visualiser.mupdf.LOCK`."""
+    with LOCK:
+        return _open_pdf(data, max_bytes=max_bytes, max_pages=max_pages)
+
+
+def _open_pdf(data: bytes, *, max_bytes: int, max_pages: int) -> pymupdf.Document:
     if not data:
         raise BadPdf("the file is empty")
     if len(data) > max_bytes:
@@ -68,7 +75,8 @@ def open_pdf(data: bytes, *, max_bytes: int = MAX_BYTES,
 def process_pdf(data: bytes, name: str, *, ocr: bool = True, max_bytes: int = MAX_BYTES,
                 max_pages: int = MAX_PAGES,
                 progress: Callable[[int, int], None] | None = None) -> ProcessedDocument:
-    open_pdf(data, max_bytes=max_bytes, max_pages=max_pages).close()
+    with LOCK:
+        open_pdf(data, max_bytes=max_bytes, max_pages=max_pages).close()
     try:
         layout = extract_layout(data, ocr=ocr, progress=progress)
     except (RuntimeError, ValueError) as exc:  # MuPDF errors on damaged content

@@ -4,8 +4,8 @@ Everything here draws in *displayed* page coordinates (PDF points, top-left orig
 rotation applied), the coordinates of the chunks JSON. Rendering goes through a
 pixmap of the page as displayed, so page rotation never needs special cases.
 
-PyMuPDF is not thread-safe, so every call into it from the web app goes through one
-lock (`PageImageCache.lock`); renders are short, a few tens of milliseconds.
+PyMuPDF is not thread-safe, so every call into it holds the process-wide
+`visualiser.mupdf.LOCK`; renders are short, a few tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ import pymupdf
 
 from visualiser.errors import BadParameter, NotFound
 from visualiser.geometry import BBox
+from visualiser.mupdf import LOCK
 
 # One colour per chunk, chosen by `index % len(PALETTE)`. The browser gets this list
 # from the server, so the static PNG and the viewer always agree.
@@ -120,7 +120,7 @@ class PageImageCache:
 
     def __init__(self, directory: Path, open_documents: int = 4) -> None:
         self.directory = directory
-        self.lock = threading.Lock()
+        self.lock = LOCK
         self._open: dict[str, pymupdf.Document] = {}  # insertion order = LRU order
         self._open_limit = open_documents
 
@@ -310,11 +310,11 @@ def render_overlay_png(
     for pixel (checked in tests), and the drawing never meets the page's rotation.
     """
     scale = parse_scale(scale)
-    with pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
+    with LOCK, pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
         page = _page(source, page_number)
         pixmap = _pixmap(page, scale)
         width, height = page.rect.width, page.rect.height
-    with pymupdf.open() as canvas:
+    with LOCK, pymupdf.open() as canvas:
         page = canvas.new_page(width=width, height=height)
         page.insert_image(page.rect, pixmap=pixmap)
         _draw_overlay(page, report, page_number)

@@ -21,6 +21,7 @@ from typing import Literal
 import pymupdf
 
 from visualiser.geometry import BBox
+from visualiser.mupdf import LOCK
 
 _TEXT_FLAGS = (
     pymupdf.TEXT_PRESERVE_LIGATURES
@@ -75,15 +76,10 @@ def ocr_available() -> bool:
 def read_pages(data: bytes, *, ocr: bool = True,
                progress: Callable[[int, int], None] | None = None) -> list[PageRead]:
     """Every page of the PDF `data`, read in parallel when there are many."""
-    with pymupdf.open(stream=data, filetype="pdf") as doc:
+    with LOCK, pymupdf.open(stream=data, filetype="pdf") as doc:
         total = doc.page_count
-        if total < PARALLEL_FROM_PAGES or (os.cpu_count() or 1) < 2:
-            pages = []
-            for page in doc:
-                pages.append(read_page(page, ocr=ocr))
-                if progress:
-                    progress(len(pages), total)
-            return pages
+    if total < PARALLEL_FROM_PAGES or (os.cpu_count() or 1) < 2:
+        return _read_here(data, [], total, ocr, progress)
     batches = [(data, start, min(start + _BATCH, total), ocr) for start in range(0, total, _BATCH)]
     pages: list[PageRead] = []
     try:
@@ -97,11 +93,25 @@ def read_pages(data: bytes, *, ocr: bool = True,
     except (BrokenProcessPool, OSError):
         # Workers could not start (e.g. the calling script has no __main__ guard, or
         # the system refuses processes): read the rest here, slower but complete.
-        with pymupdf.open(stream=data, filetype="pdf") as doc:
-            for n in range(len(pages), total):
+        return _read_here(data, pages, total, ocr, progress)
+    return pages
+
+
+def _read_here(data: bytes, pages: list[PageRead], total: int, ocr: bool,
+               progress: Callable[[int, int], None] | None) -> list[PageRead]:
+    """Read the pages after `pages` in this process, holding the PyMuPDF lock for one
+    page at a time so that other threads (page images) get their turn."""
+    with LOCK:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    try:
+        for n in range(len(pages), total):
+            with LOCK:
                 pages.append(read_page(doc[n], ocr=ocr))
-                if progress:
-                    progress(len(pages), total)
+            if progress:
+                progress(len(pages), total)
+    finally:
+        with LOCK:
+            doc.close()
     return pages
 
 
