@@ -160,3 +160,17 @@ def test_banner_follows_the_settings(processed):
     bare = chunk_report(processed(APEX), "token_based",
                         {"table_context": "false", "chunk_overlap_token_size": "0"})
     assert bare["strategy"]["banner"] is None
+
+
+def test_configuration_risks_are_diagnosed(processed):
+    def codes(strategy, params=None):
+        report = chunk_report(processed(APEX), strategy, params)
+        return {d["code"] for d in report["diagnostics"]}
+
+    assert "zero_overlap" in codes("token_based", {"chunk_token_size": "300",
+                                                   "chunk_overlap_token_size": "0"})
+    assert "high_overlap_setting" in codes("token_based", {"chunk_token_size": "300",
+                                                           "chunk_overlap_token_size": "120"})
+    assert not {"zero_overlap", "high_overlap_setting"} & codes("token_based")
+    assert "character_sizing" in codes("langchain_recursive")
+    assert "character_sizing" not in codes("llamaindex_sentence")

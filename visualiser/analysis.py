@@ -242,6 +242,31 @@ def diagnostics(chunks: list[Placed], source_tokens: int) -> list[dict[str, Any]
     return found
 
 
+def sizing_diagnostics(sizing: tuple[str, str, str] | None, settings: dict[str, Any],
+                       chunks: list[Placed]) -> list[dict[str, Any]]:
+    """What the configuration itself risks: no overlap, too much, characters for tokens."""
+    if sizing is None:
+        return []
+    size_name, overlap_name, unit = sizing
+    size, overlap = settings[size_name], settings[overlap_name]
+    found = []
+    if overlap == 0 and len(chunks) > 1:
+        found.append({"code": "zero_overlap", "chunk": None, "message": (
+            f"{overlap_name} is 0: a sentence or table row cut at a chunk boundary is whole "
+            "in neither chunk")})
+    elif overlap / size > HIGH_OVERLAP_SHARE:
+        found.append({"code": "high_overlap_setting", "chunk": None, "message": (
+            f"{overlap_name} is {overlap / size:.0%} of {size_name}: over "
+            f"{HIGH_OVERLAP_SHARE:.0%}, much of what is stored is stored twice")})
+    if unit == "characters" and chunks:
+        largest = max(chunks, key=lambda c: c.tokens)
+        found.append({"code": "character_sizing", "chunk": largest.index, "message": (
+            f"{size_name} counts characters, not tokens (4,000 characters are about 1,000 "
+            f"tokens of English, more in other scripts); the largest chunk here is "
+            f"{largest.tokens:,} tokens")})
+    return found
+
+
 def _cut_table(text: str) -> bool:
     """Does the text start with table rows that have lost their header row?"""
     lines = [ln for ln in text.splitlines() if ln.strip()]

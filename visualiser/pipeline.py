@@ -92,7 +92,7 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
     settings = cls.settings(params)
     about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
              "banner": cls.banner_for(settings)}
-    return _report(doc, cls().chunk(doc.source, settings), about, settings)
+    return _report(doc, cls().chunk(doc.source, settings), about, settings, cls.sizing)
 
 
 def imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
@@ -112,7 +112,8 @@ def imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
 
 
 def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
-            settings: dict[str, Any]) -> dict[str, Any]:
+            settings: dict[str, Any],
+            sizing: tuple[str, str, str] | None = None) -> dict[str, Any]:
     encoding = settings.get("tokenizer", DEFAULT_ENCODING)
     placed = []
     for index, chunk in enumerate(chunks):
@@ -139,7 +140,8 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
                        strict=True)],
         "overlaps": [o.to_dict() for o in overlaps],
         "containment": [c.to_dict() for c in containment],
-        "diagnostics": analysis.diagnostics(placed, source_tokens),
+        "diagnostics": (analysis.sizing_diagnostics(sizing, settings, placed)
+                        + analysis.diagnostics(placed, source_tokens)),
         "warnings": list(doc.layout.warnings),
     }
 

@@ -91,6 +91,9 @@ class Strategy(ABC):
     label: ClassVar[str]
     explanation: ClassVar[str]  # one paragraph: how this strategy cuts a document
     banner: ClassVar[str | None] = None  # shown above the pages when set
+    # (size parameter, overlap parameter, unit) for strategies cut by a size budget with
+    # an overlap, so the analysis can flag zero or excessive overlap and character sizing
+    sizing: ClassVar[tuple[str, str, str] | None] = None
     params: ClassVar[tuple[Param, ...]] = ()
 
     @classmethod

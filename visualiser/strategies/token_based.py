@@ -129,6 +129,7 @@ class TokenBased(Strategy):
         "structure-aware chunking by default: it follows the document's layout, so each "
         "chunk maps to one region of the page."
     )
+    sizing = ("chunk_token_size", "chunk_overlap_token_size", "tokens")
     params = (
         Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000),
         Param("chunk_overlap_token_size", "int", 100,

@@ -46,6 +46,7 @@ class FixedTokens(Strategy):
         "sentences, headings or tables. It is the baseline the other strategies improve on."
     )
     banner = TOKENS_BANNER.format(overlap=200)
+    sizing = ("chunk_size", "chunk_overlap", "tokens")
     params = (
         Param("chunk_size", "int", 1024, "tokens per window", 8, 100_000),
         Param("chunk_overlap", "int", 200, "tokens each window shares with the next",
@@ -77,6 +78,7 @@ class FixedChars(Strategy):
         "or tables; surrounding whitespace is trimmed. It is the crudest baseline."
     )
     banner = CHARS_BANNER.format(overlap=200)
+    sizing = ("chunk_size", "chunk_overlap", "characters")
     params = (
         Param("chunk_size", "int", 4000, "characters per window", 10, 1_000_000),
         Param("chunk_overlap", "int", 200, "characters each window shares with the next",

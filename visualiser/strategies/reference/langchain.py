@@ -37,6 +37,7 @@ class LangChainRecursive(Strategy):
         "up to the overlap's worth of characters from the end of the one before."
     )
     banner = RECURSIVE_BANNER.format(overlap=200)
+    sizing = ("chunk_size", "chunk_overlap", "characters")
     params = (
         Param("chunk_size", "int", 4000, "most characters in a chunk", 10, 1_000_000),
         Param("chunk_overlap", "int", 200,

@@ -61,6 +61,7 @@ class LlamaIndexSentence(Strategy):
         "last sentences of the chunk before it, as many whole ones as fit in the overlap."
     )
     banner = SENTENCE_BANNER.format(overlap=200)
+    sizing = ("chunk_size", "chunk_overlap", "tokens")
     params = _params(1024, 200, "tokens of whole sentences a chunk repeats from the one before")
 
     @classmethod
@@ -90,6 +91,7 @@ class LlamaIndexToken(Strategy):
         "before it, up to the overlap."
     )
     banner = TOKEN_BANNER.format(overlap=20)
+    sizing = ("chunk_size", "chunk_overlap", "tokens")
     params = _params(1024, 20, "tokens of words a chunk repeats from the one before")
 
     @classmethod

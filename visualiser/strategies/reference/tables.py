@@ -46,6 +46,7 @@ class TableHeaderAware(Strategy):
         "each part can be read — and retrieved — on its own."
     )
     banner = (TABLE_BANNER + PROSE_OVERLAP_BANNER).format(overlap=100)
+    sizing = ("chunk_token_size", "chunk_overlap_token_size", "tokens")
     params = (
         Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000),
         Param("chunk_overlap_token_size", "int", 100,
