@@ -118,3 +118,21 @@ def test_parallel_reading_equals_reading_in_one_process(sample_path, monkeypatch
     together = pages.read_pages(data, progress=lambda done, total: seen.append((done, total)))
     assert together == alone and len(alone) == 60
     assert seen[-1] == (60, 60) and len(seen) > 1
+
+
+def test_running_heads_and_page_numbers_are_left_out(tmp_path):
+    from visualiser.pipeline import process_pdf
+
+    with pymupdf.open() as doc:
+        for n in range(1, 6):
+            page = doc.new_page()
+            page.insert_text((72, 40), "Apex Logistics - Confidential", fontsize=9)
+            page.insert_text((72, 120), f"Body text of page {n} about the service levels.",
+                             fontsize=10.5)
+            page.insert_text((290, 770), f"Page {n} of 5", fontsize=9)
+        data = doc.tobytes()
+    processed = process_pdf(data, "running.pdf")
+    text = processed.source.text
+    assert "Confidential" not in text and "of 5" not in text
+    assert text.count("Body text of page") == 5
+    assert any("running header/footer" in w for w in processed.layout.warnings)

@@ -20,7 +20,12 @@ _NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 _CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
 
 
+RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
+_DIGITS = re.compile(r"\d+")
+
+
 def build_layout(pages: list[PageRead]) -> Layout:
+    dropped = _drop_running_lines(pages)
     sizes: Counter[float] = Counter()
     for page in pages:
         for item in page.items:
@@ -32,7 +37,39 @@ def build_layout(pages: list[PageRead]) -> Layout:
     builder = _Builder(levels, _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
+    if dropped:
+        builder.layout.warnings.append(
+            f"{dropped} running header/footer lines (the same text at the top or bottom of "
+            "most pages, page numbers included) were left out of the chunks")
     return builder.layout
+
+
+def _drop_running_lines(pages: list[PageRead]) -> int:
+    """Remove running heads and feet: a line in the top or bottom margin whose text,
+    numbers aside, recurs there on at least half the pages (and three). They would
+    otherwise sit in the middle of every chunk that crosses a page."""
+    if len(pages) < 3:
+        return 0
+
+    def key(page: PageRead, item: Item) -> tuple[str, str] | None:
+        if item.line is None:
+            return None
+        height = page.height if page.rotation % 180 == 0 else page.width
+        top, bottom = item.bbox[1], item.bbox[3]
+        band = "head" if bottom < height * RUNNING_MARGIN else (
+            "foot" if top > height * (1 - RUNNING_MARGIN) else None)
+        return (band, _DIGITS.sub("#", item.line.text.strip().casefold())) if band else None
+
+    seen: Counter[tuple[str, str]] = Counter()
+    for page in pages:
+        seen.update({k for item in page.items if (k := key(page, item))})
+    running = {k for k, n in seen.items() if n >= max(3, len(pages) / 2)}
+    dropped = 0
+    for page in pages:
+        kept = [item for item in page.items if key(page, item) not in running]
+        dropped += len(page.items) - len(kept)
+        page.items = kept
+    return dropped
 
 
 def _size_class(size: float) -> float:
