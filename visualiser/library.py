@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar
 from visualiser import pipeline
 from visualiser.errors import BadPdf, NotFound
 from visualiser.strategies import get_strategy
+from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -64,6 +65,11 @@ class Memo(Generic[K, V]):
             self._items.move_to_end(key)
             while len(self._items) > self.capacity:
                 self._items.popitem(last=False)
+
+    def peek(self, key: K) -> V | None:
+        """The value if it is kept, without computing it or refreshing its place."""
+        with self._lock:
+            return self._items.get(key)
 
     def __contains__(self, key: object) -> bool:
         with self._lock:
@@ -141,10 +147,10 @@ def read_entry(data: bytes, name: str, source: str, path: Path | None = None) ->
     return Entry(hashlib.sha256(data).hexdigest(), name, len(data), pages, source, path)
 
 
-def safe_name(name: str) -> str:
+def safe_name(name: str, default: str = "upload.pdf") -> str:
     """A file name that cannot climb out of its folder (a browser sends what it likes)."""
     base = re.sub(r"[^\w.() -]", "_", name.replace("\\", "/").rsplit("/", 1)[-1]).strip(". ")
-    return base or "upload.pdf"
+    return base or default
 
 
 class Library:
@@ -163,6 +169,7 @@ class Library:
         self._reports: Memo[tuple[str, str, str, tuple[tuple[str, Any], ...]], Report] = Memo(
             reports
         )
+        self._tokens: Memo[tuple[str, str], int] = Memo(documents * 2)
         self.problems: list[str] = []  # files that could not be read, for the log
 
     def _scan(self) -> dict[str, Entry]:
@@ -227,5 +234,39 @@ class Library:
         settings = get_strategy(strategy).settings(params)
         key = (entry.id, entry.name, strategy, tuple(sorted(settings.items())))
         return self._reports.get(
-            key, lambda: Report(pipeline.chunk_report(self.processed(entry), strategy, settings))
+            key,
+            lambda: self._report(entry, lambda doc: pipeline.chunk_report(doc, strategy, settings)),
         )
+
+    def imported(
+        self, entry: Entry, import_id: str, file_name: str, data: Callable[[], bytes]
+    ) -> Report:
+        """Chunks from an imported file (`import_id` is its SHA-256), aligned to `entry`.
+        `data` reads the file only when the report is not cached."""
+        key = (entry.id, entry.name, f"import:{import_id}", (("file", file_name),))
+        return self._reports.get(
+            key,
+            lambda: self._report(
+                entry, lambda doc: pipeline.imported_report(doc, data(), file_name)
+            ),
+        )
+
+    def _report(
+        self,
+        entry: Entry,
+        make: Callable[[pipeline.ProcessedDocument], dict[str, Any]],
+    ) -> Report:
+        processed = self.processed(entry)
+        data = make(processed)
+        # The document's own token count, so a side-by-side comparison can say how much
+        # each chunking stores beyond it (the report carries it only inside the
+        # inflation diagnostic, and only when there is inflation).
+        encoding = data.get("parameters", {}).get("tokenizer") or DEFAULT_ENCODING
+        data["document_tokens"] = self._tokens.get(
+            (entry.id, encoding), lambda: count_tokens(processed.source.text, encoding)
+        )
+        return Report(data)
+
+    def document_tokens(self, doc_id: str, encoding: str = DEFAULT_ENCODING) -> int | None:
+        """The count `_report` made for this document, if one was made and is still kept."""
+        return self._tokens.peek((doc_id, encoding))

@@ -58,6 +58,9 @@ function buildRow(doc) {
     h(
       "td",
       { class: "actions" },
+      // Keep in step with templates/knowledgebase.html.
+      h("a", { class: "compare-link", href: doc.links.compare, "data-testid": "doc-compare", "aria-label": `Compare chunkings of ${doc.name}` }, "Compare…"),
+      " ",
       h("button", { type: "button", class: "danger small", "data-action": "delete-document", "aria-label": `Delete ${doc.name}` }, "Delete…"),
     ),
   );

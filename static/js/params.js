@@ -1,27 +1,28 @@
 // The strategy parameter form (built from the registry's describe()) and the URL,
-// which holds the whole view: strategy, parameters, page and selected chunk. For a
-// knowledgebase document an empty strategy means "the stored chunks".
+// which holds the whole view: strategy (or `import=<sha256>`), parameters, page and
+// selected chunk. For a knowledgebase document an empty strategy means "the stored
+// chunks".
 import { fill, h } from "./dom.js";
+import { IMPORT, importId, isImport, sourceQuery } from "./sources.js";
 
-const VIEW_KEYS = new Set(["strategy", "page", "chunk"]);
+const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk"]);
+
+export function intParam(query, name) {
+  const value = Number.parseInt(query.get(name) ?? "", 10);
+  return Number.isFinite(value) ? value : null;
+}
 
 export function readUrl(defaultStrategy) {
   const query = new URLSearchParams(window.location.search);
   const params = {};
   for (const [key, value] of query) if (!VIEW_KEYS.has(key)) params[key] = value;
-  const int = (name) => {
-    const value = Number.parseInt(query.get(name) ?? "", 10);
-    return Number.isFinite(value) ? value : null;
-  };
-  return { strategy: query.get("strategy") || defaultStrategy, params, page: int("page"), chunk: int("chunk") };
+  const imported = query.get("import");
+  const strategy = imported ? IMPORT + imported : query.get("strategy") || defaultStrategy;
+  return { strategy, params, page: intParam(query, "page"), chunk: intParam(query, "chunk") };
 }
 
-export function writeUrl(view, { push = false } = {}) {
-  const query = new URLSearchParams();
-  if (view.strategy) query.set("strategy", view.strategy);
-  for (const [key, value] of Object.entries(view.params)) query.set(key, value);
-  if (view.page) query.set("page", String(view.page));
-  if (view.chunk !== null && view.chunk !== undefined) query.set("chunk", String(view.chunk));
+/** Replace (or, with `push`, add) the history entry when the query string changed. */
+export function setQuery(query, { push = false } = {}) {
   const search = query.toString();
   const url = search ? `${window.location.pathname}?${search}` : window.location.pathname;
   if (url === `${window.location.pathname}${window.location.search}`) return;
@@ -29,15 +30,22 @@ export function writeUrl(view, { push = false } = {}) {
   else window.history.replaceState(null, "", url);
 }
 
-export function apiQuery(view) {
-  if (!view.strategy) return ""; // the stored chunks take no parameters
-  const query = new URLSearchParams({ strategy: view.strategy });
+export function writeUrl(view, { push = false } = {}) {
+  const query = new URLSearchParams();
+  if (isImport(view.strategy)) query.set("import", importId(view.strategy));
+  else if (view.strategy) query.set("strategy", view.strategy);
   for (const [key, value] of Object.entries(view.params)) query.set(key, value);
-  return query.toString();
+  if (view.page) query.set("page", String(view.page));
+  if (view.chunk !== null && view.chunk !== undefined) query.set("chunk", String(view.chunk));
+  setQuery(query, { push });
 }
 
-function field(param, raw) {
-  const id = `param-${param.name}`;
+export function apiQuery(view) {
+  return sourceQuery(view.strategy, view.params);
+}
+
+function field(param, raw, idPrefix) {
+  const id = `${idPrefix}param-${param.name}`;
   const common = { id, name: param.name, "data-param": param.name, "data-kind": param.kind };
   let input;
   if (param.kind === "bool") {
@@ -65,10 +73,11 @@ function field(param, raw) {
   ];
 }
 
-export function buildParamFields(el, strategy, params) {
+/** `idPrefix` keeps the ids unique when a page has two forms (the compare page). */
+export function buildParamFields(el, strategy, params, idPrefix = "") {
   fill(el,
     strategy.params.length
-      ? strategy.params.map((p) => field(p, params[p.name]))
+      ? strategy.params.map((p) => field(p, params[p.name], idPrefix))
       : h("p", { class: "help" }, "This strategy has no parameters."),
   );
 }

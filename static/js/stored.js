@@ -1,9 +1,9 @@
 // Words for a knowledgebase document's viewer: what a preview is compared with, and
 // how far processing has got.
 
-/** After "Preview — not stored;": what the knowledgebase stores, and what is shown. */
-export function previewSentence(stored, previewed, name) {
-  const shown = previewed ? previewed.label : name;
+/** After "Preview — not stored;": what the knowledgebase stores, and what is shown
+ * (`shown`: a strategy's label, or "Imported: <file>"). */
+export function previewSentence(stored, shown) {
   const own = stored.chunking_strategy
     ? `the knowledgebase chunks with ${stored.chunking_strategy}`
     : "the knowledgebase's own strategy is unknown (its stored metadata cannot be read)";

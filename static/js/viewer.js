@@ -3,9 +3,13 @@
 // document (config.stored set) it opens on the stored chunks; choosing a strategy
 // shows a preview computed from the stored PDF, which changes nothing stored.
 import { clear, fill, h } from "./dom.js";
+import { PageColumn } from "./columns.js";
 import { buildOverlay, makeMeasurer } from "./overlay.js";
 import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panels.js";
+import { attachImport } from "./import-control.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
+import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
+import { addImportOption, importLabel, isImport } from "./sources.js";
 import { previewSentence, processingSentence } from "./stored.js";
 
 const config = JSON.parse(document.getElementById("viewer-config").textContent);
@@ -31,23 +35,21 @@ const els = {
   previewText: $('[data-testid="preview-text"]'),
   processing: $('[data-testid="processing"]'),
   processingText: $('[data-testid="processing-text"]'),
+  importInput: $('[data-testid="import-input"]'),
+  compareLink: $('[data-testid="compare-link"]'),
 };
 const stored = config.stored; // null for a bundled sample
 const pageInfo = new Map(config.document.pages.map((p) => [p.number, p]));
-const pageEls = new Map([...els.pages.querySelectorAll("section.page")].map((el) => [Number(el.dataset.page), el]));
 const strategies = new Map(config.strategies.map((s) => [s.name, s]));
+const importNames = new Map(); // "import:<sha256>" -> file name
 const colour = (index) => config.palette[index % config.palette.length];
 
 const state = {
   view: readUrl(config.strategy), // {strategy, params, page, chunk}
   report: null,
-  byPage: new Map(), // page -> [{chunk, region}] in chunk order
-  overlapsByPage: new Map(),
-  holds: new Map(), // container -> [contained]
+  index: null, // the report indexed for drawing (report-index.js)
   selected: null,
   hovered: null,
-  visible: new Set(),
-  built: new Set(), // pages whose overlay matches the current report
   request: null, // AbortController of the report being fetched
   poll: null, // timer while a stored document is still being processed
 };
@@ -56,99 +58,20 @@ let measure = null;
 
 // --- pages: images and overlays, only for pages near the viewport --------------------
 
-function imageScale(page, el) {
-  const pixels = el.clientWidth * (window.devicePixelRatio || 1);
-  const scale = Math.ceil((pixels / page.width) * 4) / 4; // quarter steps: fewer cache entries
-  return Math.min(4, Math.max(0.25, scale));
-}
-
-function ensureImage(number) {
-  const el = pageEls.get(number);
-  if (el.querySelector("img")) return;
-  const page = pageInfo.get(number);
-  const img = document.createElement("img");
-  img.alt = `Page ${number}`;
-  img.decoding = "async";
-  img.addEventListener("load", () => el.setAttribute("data-loaded", ""));
-  img.addEventListener("error", () => el.setAttribute("data-load-error", ""));
-  img.src = `${config.urls.page_image.replace(/\/0\.png$/, `/${number}.png`)}?scale=${imageScale(page, el)}`;
-  el.prepend(img);
-}
-
-function ensureOverlay(number) {
-  if (!state.report || state.built.has(number) || !measure) return;
-  const el = pageEls.get(number);
-  el.querySelector("svg.overlay")?.remove();
-  const page = pageInfo.get(number);
-  const svg = buildOverlay(page, state.byPage.get(number) || [], state.overlapsByPage.get(number) || [], {
-    colour,
-    holds: state.holds,
-    measure,
-  });
-  el.append(svg);
-  state.built.add(number);
+function overlayFor(number) {
+  if (!state.report || !measure) return null;
+  const svg = buildOverlay(pageInfo.get(number), state.index.byPage.get(number) || [],
+    state.index.overlapsByPage.get(number) || [], { colour, holds: state.index.holds, measure });
   paintState(svg);
+  return svg;
 }
 
-function showPage(number) {
-  ensureImage(number);
-  ensureOverlay(number);
-}
-
-// A page well outside the viewport gives back its image and overlay: scrolling
-// through 600 pages must not keep 600 decoded page images in memory. Coming back is
-// quick, the PNG is in the browser's cache.
-function releasePage(number) {
-  const el = pageEls.get(number);
-  el.querySelector("img")?.remove();
-  el.removeAttribute("data-loaded");
-  el.querySelector("svg.overlay")?.remove();
-  state.built.delete(number);
-}
-
-const observer = new IntersectionObserver(
-  (entries) => {
-    for (const entry of entries) {
-      const number = Number(entry.target.dataset.page);
-      if (entry.isIntersecting) {
-        state.visible.add(number);
-        showPage(number);
-      } else {
-        state.visible.delete(number);
-        releasePage(number);
-      }
-    }
-  },
-  { root: els.pages, rootMargin: "800px 0px" },
-);
-
-function pageTop(number) {
-  return pageEls.get(number).offsetTop;
-}
-
-function currentPage() {
-  // Binary search: the last page whose top is above a third of the viewport.
-  const mark = els.pages.scrollTop + els.pages.clientHeight / 3;
-  let low = 1;
-  let high = pageEls.size;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (pageTop(mid) <= mark) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
-function scrollToPage(number) {
-  const target = Math.min(Math.max(number, 1), pageEls.size);
-  els.pages.scrollTop = pageTop(target) - 16;
-}
-
-function scrollToBox(page, bbox) {
-  const el = pageEls.get(page);
-  const y = pageTop(page) + (bbox[1] / pageInfo.get(page).height) * el.clientHeight;
-  els.pages.scrollTop = Math.max(0, y - 48);
-}
+const column = new PageColumn({
+  container: els.pages,
+  pages: config.document.pages,
+  imageUrl: config.urls.page_image,
+  overlay: overlayFor,
+});
 
 let scrollPending = false;
 els.pages.addEventListener("scroll", () => {
@@ -156,25 +79,23 @@ els.pages.addEventListener("scroll", () => {
   scrollPending = true;
   requestAnimationFrame(() => {
     scrollPending = false;
-    const page = currentPage();
+    const page = column.currentPage();
     if (page !== state.view.page) {
       state.view.page = page;
       els.pageInput.value = page;
-      writeUrl(state.view);
+      saveView();
     }
   });
 });
 
 els.pageInput.addEventListener("change", () => {
   const page = Number.parseInt(els.pageInput.value, 10);
-  if (Number.isFinite(page)) scrollToPage(page);
+  if (Number.isFinite(page)) column.scrollToPage(page);
 });
 
 // --- hover and selection -----------------------------------------------------------
 
-function marked(index) {
-  return document.querySelectorAll(`[data-chunk-index="${index}"]`);
-}
+const marked = (index) => markedIn(document, index);
 
 function paintState(root) {
   if (state.selected !== null) {
@@ -212,14 +133,9 @@ function select(index, { scroll = true, focus = false } = {}) {
     entry?.scrollIntoView({ block: "nearest" });
     if (focus) entry?.focus({ preventScroll: true });
     const first = state.report.chunks[index].regions[0];
-    if (scroll && first) scrollToBox(first.page, first.bbox);
+    if (scroll && first) column.scrollToBox(first.page, first.bbox);
   }
-  writeUrl(state.view);
-}
-
-function chunkIndexOf(target) {
-  const el = target.closest?.("[data-chunk-index]");
-  return el ? Number(el.dataset.chunkIndex) : null;
+  saveView();
 }
 
 document.addEventListener("mouseover", (event) => {
@@ -241,8 +157,8 @@ function focusOverlap(key) {
   const [a, b, page] = key.split("-").map(Number);
   const overlap = state.report.overlaps.find((o) => o.a === a && o.b === b && o.page === page);
   if (!overlap) return;
-  scrollToBox(page, overlap.bbox);
-  showPage(page);
+  column.scrollToBox(page, overlap.bbox);
+  column.showPage(page);
   for (const el of document.querySelectorAll("svg .overlap-mark.focused")) el.classList.remove("focused");
   document.querySelector(`svg [data-overlap="${key}"]`)?.classList.add("focused");
 }
@@ -275,33 +191,11 @@ document.addEventListener("keydown", (event) => {
 
 // --- the report ----------------------------------------------------------------------
 
-function indexReport(report) {
-  state.byPage = new Map();
-  for (const chunk of report.chunks) {
-    for (const region of chunk.regions) {
-      if (!state.byPage.has(region.page)) state.byPage.set(region.page, []);
-      state.byPage.get(region.page).push({ chunk, region });
-    }
-  }
-  state.overlapsByPage = new Map();
-  for (const overlap of report.overlaps) {
-    if (!state.overlapsByPage.has(overlap.page)) state.overlapsByPage.set(overlap.page, []);
-    state.overlapsByPage.get(overlap.page).push(overlap);
-  }
-  state.holds = new Map();
-  for (const pair of report.containment) {
-    if (!state.holds.has(pair.container)) state.holds.set(pair.container, []);
-    state.holds.get(pair.container).push(pair.contained);
-  }
-  for (const inner of state.holds.values()) inner.sort((a, b) => a - b);
-}
-
 function clearReport() {
   state.report = null;
   state.selected = null;
   state.hovered = null;
-  state.built.clear();
-  for (const svg of els.pages.querySelectorAll("svg.overlay")) svg.remove();
+  column.clearOverlays();
   clear(els.list);
   clear(els.summary);
   clear(els.overlaps);
@@ -315,7 +209,7 @@ function clearReport() {
 function showReport(report, wanted) {
   clearReport();
   state.report = report;
-  indexReport(report);
+  state.index = indexReport(report);
   // The banner text comes from the strategy registry, through the JSON. No strategy
   // known (unreadable metadata) means no banner rather than a guess.
   const banner = report.chunking_strategy ? report.strategy?.banner : null;
@@ -324,7 +218,7 @@ function showReport(report, wanted) {
   renderSummary(els.summary, report, stored ? (report.preview ? "preview" : "stored") : null);
   renderList(els.list, report, colour);
   renderAnalysis(els, report);
-  for (const number of state.visible) ensureOverlay(number);
+  column.redraw();
   const keep = wanted !== null && wanted < report.chunks.length ? wanted : null;
   select(keep, { scroll: false });
 }
@@ -348,14 +242,38 @@ function setProgress(text) {
 
 // --- a knowledgebase document: stored chunks, preview, processing ---------------------
 
+/** What is shown, in words: a strategy's label or the imported file's name. */
+function sourceLabel(source) {
+  if (isImport(source)) return importLabel(importNames.get(source) || "a chunks file");
+  return strategies.get(source)?.label || source || "Stored chunks";
+}
+
 function showMode() {
+  // Stored chunks were made with the stored parameters and imported chunks have none:
+  // only a strategy has a parameter form.
+  const hasForm = strategies.has(state.view.strategy);
+  els.params.hidden = !hasForm;
+  if (!hasForm) els.params.open = false;
   if (!stored) return;
   const previewing = Boolean(state.view.strategy);
   els.previewNotice.hidden = !previewing;
-  if (previewing) els.previewText.textContent = previewSentence(stored, strategies.get(state.view.strategy), state.view.strategy);
-  // The stored chunks were made with the stored parameters; only a preview has a form.
-  els.params.hidden = !previewing;
-  if (!previewing) els.params.open = false;
+  if (previewing) els.previewText.textContent = previewSentence(stored, sourceLabel(state.view.strategy));
+}
+
+function saveView(options) {
+  writeUrl(state.view, options);
+  updateCompareLink();
+}
+
+/** "Compare with…" keeps this view (chunks, parameters, page, chunk) as the left side. */
+function updateCompareLink() {
+  const query = new URLSearchParams({ left: state.view.strategy || "stored" });
+  if (strategies.has(state.view.strategy)) {
+    for (const [key, value] of Object.entries(state.view.params)) query.set(`left.${key}`, value);
+  }
+  if (state.view.page) query.set("page", String(state.view.page));
+  if (state.selected !== null) query.set("chunk", `left:${state.selected}`);
+  els.compareLink.href = `${config.urls.compare}?${query}`;
 }
 
 /** A stored document that has no chunks to show yet (processing) or will not (failed). */
@@ -384,8 +302,7 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
   showMode();
   const request = new AbortController();
   state.request = request;
-  const strategy = strategies.get(state.view.strategy);
-  const label = strategy ? strategy.label : state.view.strategy || "Stored chunks";
+  const label = sourceLabel(state.view.strategy);
   const started = performance.now();
   const pages = config.document.page_count;
   els.progress.title = `${label}: the first request for a document extracts the layout of its ${pages} pages; later ones reuse it.`;
@@ -441,6 +358,7 @@ function buildForm() {
   els.select.value = state.view.strategy;
   const strategy = strategies.get(state.view.strategy);
   if (strategy) buildParamFields(els.fields, strategy, state.view.params);
+  else clear(els.fields);
   showMode();
 }
 
@@ -455,7 +373,7 @@ function applyForm({ strategyChanged = false } = {}) {
     state.view.chunk = null;
     state.selected = null;
   }
-  writeUrl(state.view, { push: true });
+  saveView({ push: true });
   loadReport();
 }
 
@@ -473,14 +391,39 @@ els.controls.addEventListener("submit", (event) => {
 els.controls.querySelector('[data-action="reset-params"]').addEventListener("click", () => {
   state.view.params = {};
   buildForm();
-  writeUrl(state.view, { push: true });
+  saveView({ push: true });
   loadReport();
+});
+
+// --- imported chunks -------------------------------------------------------------------
+
+function knowImport(imported) {
+  const value = addImportOption(els.select, imported);
+  importNames.set(value, imported.name);
+  return value;
+}
+
+for (const imported of config.imports) knowImport(imported);
+
+attachImport({
+  input: els.importInput,
+  dropTarget: els.pages,
+  url: config.urls.imports,
+  onBusy: setProgress,
+  onImported(body) {
+    els.select.value = knowImport(body);
+    applyForm({ strategyChanged: true });
+  },
+  onFailed(body, status) {
+    // The view stays as it was; the reason is the server's (e.g. "chunk 3 has no text").
+    showError({ error: `Import refused (${body?.error || `HTTP ${status}`})`, message: body?.message }, status);
+  },
 });
 
 window.addEventListener("popstate", () => {
   state.view = readUrl(config.strategy);
   buildForm();
-  if (state.view.page) scrollToPage(state.view.page);
+  if (state.view.page) column.scrollToPage(state.view.page);
   loadReport({ wanted: state.view.chunk });
 });
 
@@ -488,17 +431,18 @@ window.addEventListener("popstate", () => {
 
 async function start() {
   buildForm();
+  updateCompareLink();
   const initial = state.view;
   if (initial.page) {
-    scrollToPage(initial.page);
+    column.scrollToPage(initial.page);
     els.pageInput.value = initial.page;
   }
-  for (const el of pageEls.values()) observer.observe(el);
+  column.start();
   const report = loadReport({ wanted: initial.chunk });
   // Labels are measured in the served font, so wait for it before drawing overlays.
   await document.fonts.load('700 8px "Viewer Sans"');
   measure = makeMeasurer();
-  for (const number of state.visible) ensureOverlay(number);
+  column.redraw();
   await report;
   // Without a page in the URL, a selected chunk decides where the view starts.
   if (!initial.page && state.selected !== null) select(state.selected);

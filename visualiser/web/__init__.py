@@ -13,6 +13,7 @@ from flask import Flask
 from visualiser import knowledgebase, resources, store
 from visualiser.pipeline import MAX_PAGES
 from visualiser.web.api import api
+from visualiser.web.compare_pages import compare_pages
 from visualiser.web.errors import register_error_handler
 from visualiser.web.kb_api import kb_api
 from visualiser.web.kb_pages import kb_pages
@@ -38,6 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # The samples' viewer opens with what new knowledgebases get: one source of truth.
         DEFAULT_STRATEGY=knowledgebase.DEFAULT_STRATEGY,
         MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # bytes per upload request
+        MAX_IMPORT_BYTES=16 * 1024 * 1024,  # an imported chunks file (JSON/JSONL)
         MAX_UPLOAD_PAGES=MAX_PAGES,
         PROCESSING_WORKERS=1,
         RESUME_PROCESSING=True,  # re-queue documents a stopped server left unprocessed
@@ -50,6 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["visualiser"] = web_state
     app.register_blueprint(pages)
     app.register_blueprint(kb_pages)
+    app.register_blueprint(compare_pages)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(kb_api, url_prefix="/api/knowledgebases")
     register_error_handler(app)

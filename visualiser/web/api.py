@@ -7,7 +7,8 @@ from flask import Blueprint, Response, jsonify, request, send_file, url_for
 
 from visualiser.errors import NotFound
 from visualiser.render import parse_scale
-from visualiser.web.state import state, strategies, strategy_and_params
+from visualiser.web import sources
+from visualiser.web.state import state, strategies
 
 api = Blueprint("api", __name__)
 
@@ -52,10 +53,23 @@ def list_strategies() -> Response:
 
 @api.get("/documents/<doc_id>/chunks")
 def chunks(doc_id: str) -> Response:
-    name, params = strategy_and_params(request.args)
-    library = state().library
-    report = library.report(library.entry(doc_id), name, params)
+    """`?strategy=…` and its parameters, or `?import=<sha256>` for an imported file."""
+    entry = state().library.entry(doc_id)
+    report = sources.report(entry, sources.from_args(request.args))
     return Response(report.json_bytes(), mimetype="application/json")
+
+
+@api.post("/documents/<doc_id>/imports")
+def add_import(doc_id: str) -> tuple[Response, int]:
+    """Store a chunks file (multipart field `file`) for `?import=` views; 201 when new,
+    200 when these bytes were imported before."""
+    entry = state().library.entry(doc_id)  # an unknown document stores nothing
+    imported, new = state().imports.receive(request.files.get("file"))
+    links = {
+        "viewer": url_for("pages.viewer", doc_id=entry.id, **{"import": imported.id}),
+        "chunks": url_for("api.chunks", doc_id=entry.id, **{"import": imported.id}),
+    }
+    return jsonify({**imported.to_dict(), "links": links}), 201 if new else 200
 
 
 @api.get("/documents/<doc_id>/pages/<int:number>.png")

@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, send_file
+from flask import Blueprint, Response, jsonify, request, send_file, url_for
 
 from visualiser import ingest
 from visualiser.errors import BadParameter, NotFound
 from visualiser.library import Entry
 from visualiser.render import parse_scale
-from visualiser.web import kb_actions
+from visualiser.web import kb_actions, sources
 from visualiser.web.errors import Conflict
-from visualiser.web.state import state, strategy_and_params
+from visualiser.web.state import state
 from visualiser.web.views import document_dict, kb_dict
 
 kb_api = Blueprint("kb_api", __name__)
@@ -104,25 +104,44 @@ def delete_document(kb_id: int, doc_id: str) -> tuple[str, int]:
 
 @kb_api.get("/<int:kb_id>/documents/<doc_id>/chunks")
 def chunks(kb_id: int, doc_id: str) -> Response:
-    """The stored chunks; with `?strategy=…` a preview computed from the stored PDF
-    instead, marked `"preview": true`, which changes nothing that is stored."""
+    """The stored chunks; with `?strategy=…` (or `?import=<sha256>`) a preview computed
+    from the stored PDF instead, marked `"preview": true`, which changes nothing stored."""
     web = state()
-    if not request.args.get("strategy"):
-        return json_response(ingest.stored_report(web.store, kb_id, doc_id))
+    if not (request.args.get("strategy") or request.args.get("import")):
+        body = ingest.stored_report(web.store, kb_id, doc_id)
+        tokenizer = (body.get("parameters") or {}).get("tokenizer")
+        tokens = web.library.document_tokens(doc_id, *([tokenizer] if tokenizer else []))
+        if tokens is not None:  # known when this server has chunked the document
+            body["document_tokens"] = tokens
+        return json_response(body)
     kb = web.store.knowledgebase(kb_id)
     doc = web.store.document(kb_id, doc_id)
-    name, params = strategy_and_params(request.args)
+    source = sources.from_args(request.args)
     if doc["state"] == "processing":
         # The worker is extracting this layout right now; a preview would do it twice.
         raise Conflict(f"{doc['name']} is still being processed; a preview is possible "
                        "once it is ready")
-    report = web.library.report(stored_entry(kb_id, doc_id), name, params)
+    report = sources.report(stored_entry(kb_id, doc_id), source)
     extra = {
         "preview": True,
         "knowledgebase": {"id": kb.id, "name": kb.name},
         "stored_strategy": kb.chunking_strategy,
     }
     return Response(report.json_bytes(extra), mimetype="application/json")
+
+
+@kb_api.post("/<int:kb_id>/documents/<doc_id>/imports")
+def add_import(kb_id: int, doc_id: str) -> tuple[Response, int]:
+    """As `POST /api/documents/<id>/imports`, for a knowledgebase document; the import
+    is shown as a preview and changes nothing stored."""
+    state().store.document(kb_id, doc_id)  # 404 before anything is stored
+    imported, new = state().imports.receive(request.files.get("file"))
+    query = {"import": imported.id}
+    links = {
+        "viewer": url_for("kb_pages.viewer", kb_id=kb_id, doc_id=doc_id, **query),
+        "chunks": url_for("kb_api.chunks", kb_id=kb_id, doc_id=doc_id, **query),
+    }
+    return jsonify({**imported.to_dict(), "links": links}), 201 if new else 200
 
 
 @kb_api.get("/<int:kb_id>/documents/<doc_id>/pages/<int:number>.png")

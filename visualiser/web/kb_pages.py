@@ -11,10 +11,10 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from werkzeug.wrappers import Response
 
 from visualiser.errors import VisualiserError
-from visualiser.web import kb_actions
+from visualiser.web import kb_actions, sources
 from visualiser.web.kb_api import stored_entry
 from visualiser.web.pages import render_index
-from visualiser.web.state import state, strategy_and_params
+from visualiser.web.state import state
 from visualiser.web.units import human_size
 from visualiser.web.views import document_dict, kb_dict, kb_label, viewer_config
 
@@ -72,13 +72,16 @@ def viewer(kb_id: int, doc_id: str) -> str:
     kb = store.knowledgebase(kb_id)
     entry = stored_entry(kb_id, doc_id)
     doc = document_dict(kb_id, store.document(kb_id, doc_id))
-    # No strategy in the URL: the stored chunks. A strategy: a preview (validated here,
-    # so an unknown one is a 400 page rather than a broken viewer).
-    preview = strategy_and_params(request.args)[0] if request.args.get("strategy") else ""
+    # No strategy in the URL: the stored chunks. A strategy or an import: a preview
+    # (validated here, so an unknown one is a 400/404 page rather than a broken viewer).
+    previewing = request.args.get("strategy") or request.args.get("import")
+    source = sources.from_args(request.args) if previewing else sources.Source("stored")
     urls = {
         "chunks": doc["links"]["chunks"],
         "page_image": url_for("kb_api.page_image", kb_id=kb_id, doc_id=doc_id, number=0),
         "knowledgebase": url_for("kb_pages.knowledgebase", kb_id=kb_id),
+        "imports": url_for("kb_api.add_import", kb_id=kb_id, doc_id=doc_id),
+        "compare": url_for("compare_pages.stored", kb_id=kb_id, doc_id=doc_id),
     }
     stored = {
         "knowledgebase": {"id": kb.id, "name": kb.name},
@@ -87,6 +90,6 @@ def viewer(kb_id: int, doc_id: str) -> str:
         "state": doc["state"],
     }
     return render_template(
-        "viewer.html", entry=entry, config=viewer_config(entry, preview, urls, stored),
+        "viewer.html", entry=entry, config=viewer_config(entry, source, urls, stored),
         stored=stored, kb_url=urls["knowledgebase"],
     )

@@ -8,7 +8,8 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
-from visualiser.web.state import state, strategies, strategy_and_params
+from visualiser.web import sources
+from visualiser.web.state import state, strategies
 from visualiser.web.units import human_size
 from visualiser.web.views import (
     creatable_strategies,
@@ -61,12 +62,16 @@ def index() -> tuple[str, int]:
 @pages.get("/documents/<doc_id>")
 def viewer(doc_id: str) -> str:
     entry = state().library.entry(doc_id)
-    strategy, _ = strategy_and_params(request.args)  # an unknown strategy is a 400 page
+    # An unknown strategy is a 400 page, an unknown import a 404 page; a bad parameter
+    # is left to the chunks request, so the viewer opens and shows it on the form.
+    source = sources.from_args(request.args)
     urls = {
         "chunks": url_for("api.chunks", doc_id=entry.id),
         # The JS substitutes the page number for the 0 (url_for needs an int).
         "page_image": url_for("api.page_image", doc_id=entry.id, number=0),
+        "imports": url_for("api.add_import", doc_id=entry.id),
+        "compare": url_for("compare_pages.sample", doc_id=entry.id),
     }
     return render_template(
-        "viewer.html", entry=entry, config=viewer_config(entry, strategy, urls), stored=None
+        "viewer.html", entry=entry, config=viewer_config(entry, source, urls), stored=None
     )

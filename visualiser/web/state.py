@@ -12,11 +12,12 @@ from flask import current_app
 from visualiser.library import Library
 from visualiser.render import PageImageCache
 from visualiser.store import Store
-from visualiser.strategies import STRATEGIES, get_strategy
+from visualiser.strategies import STRATEGIES
+from visualiser.web.imports import ImportFiles
 from visualiser.web.jobs import Processor
 
 # Query-string names that belong to the view, not to the strategy's parameters.
-VIEW_KEYS = frozenset({"strategy", "page", "chunk"})
+VIEW_KEYS = frozenset({"strategy", "import", "page", "chunk"})
 
 
 @dataclass(slots=True)
@@ -25,6 +26,7 @@ class WebState:
     images: PageImageCache
     store: Store
     processor: Processor
+    imports: ImportFiles
     default_strategy: str  # what the samples' viewer opens with
     max_upload_pages: int
 
@@ -44,6 +46,9 @@ class WebState:
             images=PageImageCache(Path(config["CACHE_DIR"])),
             store=store,
             processor=Processor(store, library, workers=config["PROCESSING_WORKERS"]),
+            imports=ImportFiles(
+                Path(config["CACHE_DIR"]) / "imports", int(config["MAX_IMPORT_BYTES"])
+            ),
             default_strategy=default,
             max_upload_pages=int(config["MAX_UPLOAD_PAGES"]),
         )
@@ -56,15 +61,6 @@ class WebState:
 
 def state() -> WebState:
     return current_app.extensions["visualiser"]
-
-
-def strategy_and_params(
-    args: Mapping[str, str], default: str | None = None
-) -> tuple[str, dict[str, str]]:
-    """The strategy named in a query string (validated) and its raw parameters."""
-    name = args.get("strategy") or default or state().default_strategy
-    get_strategy(name)
-    return name, {key: value for key, value in args.items() if key not in VIEW_KEYS}
 
 
 def strategies() -> list[dict[str, Any]]:

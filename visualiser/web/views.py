@@ -12,6 +12,7 @@ from visualiser.library import Entry
 from visualiser.render import PALETTE
 from visualiser.store import Knowledgebase
 from visualiser.strategies import STRATEGIES
+from visualiser.web.sources import Source
 from visualiser.web.state import strategies
 
 
@@ -74,6 +75,7 @@ def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
             "self": url_for("kb_api.document", kb_id=kb_id, doc_id=doc["id"]),
             "viewer": url_for("kb_pages.viewer", kb_id=kb_id, doc_id=doc["id"]),
             "chunks": url_for("kb_api.chunks", kb_id=kb_id, doc_id=doc["id"]),
+            "compare": url_for("compare_pages.stored", kb_id=kb_id, doc_id=doc["id"]),
         },
     }
 
@@ -96,20 +98,26 @@ def kb_dict(kb: Knowledgebase, documents: list[dict[str, Any]] | None = None) ->
     return body
 
 
+def document_config(entry: Entry) -> dict[str, Any]:
+    """The document as the viewer and the compare page lay out its page placeholders."""
+    return {
+        **entry.to_dict(),
+        "pages": [{"number": p.number, "width": p.width, "height": p.height} for p in entry.pages],
+    }
+
+
 def viewer_config(
-    entry: Entry, strategy: str, urls: dict[str, str], stored: dict[str, Any] | None = None
+    entry: Entry, source: Source, urls: dict[str, str], stored: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The viewer's JSON config. `stored` is set for a knowledgebase document: the
-    viewer then opens on the stored chunks, and a chosen strategy is only a preview."""
+    viewer then opens on the stored chunks, and a chosen strategy is only a preview.
+    `strategy` is a strategy name, "import:<sha256>", or "" for the stored chunks."""
     return {
-        "document": {
-            **entry.to_dict(),
-            "pages": [
-                {"number": p.number, "width": p.width, "height": p.height} for p in entry.pages
-            ],
-        },
+        "document": document_config(entry),
         "strategies": strategies(),
-        "strategy": strategy,
+        "strategy": "" if source.kind == "stored" else source.value,
+        # Names of the imported files the URL refers to, for the selector's label.
+        "imports": [source.imported.to_dict()] if source.imported else [],
         "palette": list(PALETTE),
         "urls": urls,
         "stored": stored,
