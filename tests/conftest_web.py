@@ -26,6 +26,19 @@ from visualiser.web import create_app
 GOLDENS = Path(__file__).parent / "goldens"
 FAILED = GOLDENS / "_failed"  # git-ignored; holds actual + diff images of failures
 
+# The browser tests' chromium: Debian's, headless, as the CI machine has it.
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORT = {"width": 1400, "height": 900}
+
 
 @dataclass
 class LiveServer:

@@ -142,8 +142,11 @@ def test_the_same_file_twice_is_stored_once(app, client):
     again = send(client, f"{SAMPLE}/imports", data, "renamed.json")
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.get_json()["import"] == first.get_json()["import"]
-    assert again.get_json()["name"] == "twice.json"  # the id names the first upload
     assert stored_files(app) == files
+    # The latest name labels it, in the views too.
+    assert again.get_json()["name"] == "renamed.json"
+    report = client.get(again.get_json()["links"]["chunks"]).get_json()
+    assert report["strategy"]["label"] == "Imported chunks (renamed.json)"
 
 
 @pytest.mark.parametrize(

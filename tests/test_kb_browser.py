@@ -14,24 +14,13 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest_web import live_server
+from conftest_web import CHROMIUM, LAUNCH_ARGS, VIEWPORT, live_server
 
 from visualiser.resources import samples_dir
 from visualiser.strategies import STRATEGIES
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [  # as in test_web_browser.py
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-VIEWPORT = {"width": 1400, "height": 900}
 LEGACY = Path(__file__).parent / "fixtures" / "legacy.sqlite"
 LEGACY_KB, DAMAGED_KB = 1, 2
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"

@@ -12,28 +12,17 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest_web import assert_matches_golden, live_server
+from conftest_web import CHROMIUM, LAUNCH_ARGS, VIEWPORT, assert_matches_golden, live_server
 
 from visualiser.resources import samples_dir
 from visualiser.strategies import STRATEGIES
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 APEX_ID = hashlib.sha256((samples_dir() / APEX).read_bytes()).hexdigest()
 LONG = "long_synthetic.pdf"
 LONG_PAGES = 120
-VIEWPORT = {"width": 1400, "height": 900}
 
 LIST = '[data-testid="chunk-list"]'
 ENTRIES = f"{LIST} > li[data-chunk-index]"

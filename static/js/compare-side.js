@@ -102,7 +102,7 @@ export class SideView {
     this.els.error.hidden = false;
     // The chunks API names the bare parameter; the page's own check, `left.<name>`.
     const parameter = body?.parameter?.replace(new RegExp(`^${this.name}\\.`), "") ?? null;
-    markInvalid(this.els.fields, parameter);
+    markInvalid(this.els.fields, parameter, message);
     if (parameter && this.shared.strategies.has(this.view.source)) this.els.params.open = true;
   }
 

@@ -280,10 +280,13 @@ function knowImport(imported) {
 
 for (const imported of config.imports) knowImport(imported);
 
-function change(side, { source = side.view.source, params = side.readForm() } = {}) {
-  if (source !== side.view.source && state.focus?.side === side.name) state.focus = null;
+function change(side, { source = side.view.source, params = side.readForm(), rebuild = false } = {}) {
+  const switched = source !== side.view.source;
+  if (switched && state.focus?.side === side.name) state.focus = null;
   side.view = { source, params };
-  side.buildForm();
+  // Rebuilding the form while someone types in it would lose their focus and input:
+  // only a new chunking (or a reset) gets a fresh form.
+  if (switched || rebuild) side.buildForm();
   writeUrl({ push: true });
   side.load();
 }
@@ -298,7 +301,7 @@ for (const name of SIDES) {
     event.preventDefault();
     change(side);
   });
-  controls.querySelector('[data-action="reset-params"]').addEventListener("click", () => change(side, { params: {} }));
+  controls.querySelector('[data-action="reset-params"]').addEventListener("click", () => change(side, { params: {}, rebuild: true }));
   attachImport({
     input: side.els.importInput,
     dropTarget: side.els.pages,

@@ -97,9 +97,19 @@ export function readParamFields(el, strategy) {
   return params;
 }
 
-export function markInvalid(el, name) {
+/**
+ * Mark the field `name` invalid (and no other); with `message`, say why right under it,
+ * since the open form covers the page's error bar.
+ */
+export function markInvalid(el, name, message = null) {
+  for (const note of el.querySelectorAll(".param-error")) note.remove();
   for (const input of el.querySelectorAll("[data-param]")) {
     input.toggleAttribute("aria-invalid", input.dataset.param === name);
-    if (input.dataset.param === name) input.setAttribute("aria-invalid", "true");
+    if (input.dataset.param !== name) continue;
+    input.setAttribute("aria-invalid", "true");
+    if (message) {
+      const help = input.nextElementSibling;
+      (help || input).after(h("div", { class: "param-error", "data-testid": "param-error" }, message));
+    }
   }
 }

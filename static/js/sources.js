@@ -23,12 +23,17 @@ export function sourceQuery(source, params = {}) {
 export const importLabel = (name) => `Imported: ${name}`;
 
 /**
- * Add an imported file to a strategy selector, under an "Imported chunks" group,
- * unless it is there already; returns the option's value.
+ * Add an imported file to a strategy selector, under an "Imported chunks" group (or
+ * relabel it: the same bytes uploaded again under another name take that name);
+ * returns the option's value.
  */
 export function addImportOption(select, imported) {
   const value = IMPORT + imported.import;
-  if ([...select.options].some((o) => o.value === value)) return value;
+  const known = [...select.options].find((o) => o.value === value);
+  if (known) {
+    known.textContent = importLabel(imported.name);
+    return value;
+  }
   let group = select.querySelector('optgroup[data-group="imports"]');
   if (!group) {
     group = h("optgroup", { label: "Imported chunks (from a file)", "data-group": "imports" });

@@ -231,7 +231,7 @@ function showError(body, status) {
     document.createTextNode(message),
   );
   els.error.hidden = false;
-  markInvalid(els.fields, body?.parameter ?? null);
+  markInvalid(els.fields, body?.parameter ?? null, message);
   if (body?.parameter) els.controls.querySelector("details.params").open = true;
 }
 

@@ -4,8 +4,8 @@ A file is stored under CACHE_DIR by the SHA-256 of its bytes, and that hash is t
 import's id: `?import=<sha256>` in a viewer or compare URL names exactly the chunks
 someone looked at, and uploading the same file twice stores it once. A file is
 checked (size, then `parse_chunks`) before anything is written, so a refused file
-leaves nothing behind; its metadata is written last, so a half-written import is
-never listed as there.
+leaves nothing behind; its metadata (the file name, for labels) is written last, so a
+half-written import is never found.
 """
 
 from __future__ import annotations
@@ -82,12 +82,15 @@ class ImportFiles:
         chunks = parse_chunks(data)  # BadImport with the reason; nothing written yet
         import_id = hashlib.sha256(data).hexdigest()
         data_path, meta_path = self._paths(import_id)
-        if meta_path.is_file():
-            return self.get(import_id), False
+        new = not meta_path.is_file()
         imported = ImportedFile(import_id, name, len(data), len(chunks))
-        write_atomically(data_path, data)
-        write_atomically(meta_path, json.dumps(imported.to_dict()).encode())
-        return imported, True
+        if new:
+            write_atomically(data_path, data)
+        # The same bytes uploaded under another name take that name: the label shows
+        # what the person just chose. The chunks, and so the view, are the same.
+        if new or self.get(import_id).name != name:
+            write_atomically(meta_path, json.dumps(imported.to_dict()).encode())
+        return imported, new
 
     def get(self, import_id: str) -> ImportedFile:
         _, meta_path = self._paths(check_id(import_id))
