@@ -273,3 +273,14 @@ def test_the_stored_report_says_the_document_tokens_once_known(client, kb_doc):
     preview = client.get(f"{base}?strategy=token_based").get_json()
     stored = client.get(base).get_json()
     assert stored["document_tokens"] == preview["document_tokens"] > 0
+
+
+def test_the_banner_counts_the_chunks_that_could_not_be_placed(client):
+    foreign = "Quarterly revenue of the bakery rose on croissant sales across three new shops."
+    data = json.dumps([*windows()[:3], foreign]).encode()
+    body = send(client, f"{SAMPLE}/imports", data, "mixed.json").get_json()
+    report = client.get(body["links"]["chunks"]).get_json()
+    assert "1 of 4 chunks could not be placed" in report["strategy"]["banner"]
+    lost = report["chunks"][3]
+    assert lost["origin"]["aligned"] < 0.5 and lost["regions"] == []
+    assert "too few to trust its boxes" in lost["why"]

@@ -11,7 +11,7 @@ import { makeMeasurer } from "./overlay.js";
 import { renderDetail } from "./panels.js";
 import { intParam, setQuery } from "./params.js";
 import { chunkIndexOf } from "./report-index.js";
-import { addImportOption } from "./sources.js";
+import { addImportOption, importRefusal, sourceQuery } from "./sources.js";
 
 const config = JSON.parse(document.getElementById("compare-config").textContent);
 const SIDES = ["left", "right"];
@@ -54,10 +54,7 @@ function writeUrl({ push = false } = {}) {
   setQuery(query, { push });
   // The viewer opens on what the left side shows.
   const left = sides.left.view;
-  const viewer = new URLSearchParams();
-  if (left.source.startsWith("import:")) viewer.set("import", left.source.slice(7));
-  else if (left.source !== "stored") viewer.set("strategy", left.source);
-  if (shared.strategies.has(left.source)) for (const [key, value] of Object.entries(left.params)) viewer.set(key, value);
+  const viewer = new URLSearchParams(sourceQuery(left.source, shared.strategies.has(left.source) ? left.params : {}));
   if (state.page) viewer.set("page", String(state.page));
   if (state.focus?.side === "left") viewer.set("chunk", String(state.focus.index));
   const search = viewer.toString();
@@ -308,7 +305,7 @@ for (const name of SIDES) {
     url: config.urls.imports,
     onBusy: (text) => side.setProgress(text),
     onImported: (body) => change(side, { source: knowImport(body), params: {} }),
-    onFailed: (body, status) => side.showError({ error: `Import refused (${body?.error || `HTTP ${status}`})`, message: body?.message }, status),
+    onFailed: (body, status, file) => side.showError(importRefusal(body, status, file), status),
   });
 }
 

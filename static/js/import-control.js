@@ -12,7 +12,7 @@ const hasFiles = (event) => [...(event.dataTransfer?.types || [])].includes("Fil
  * @param url         the imports API of this document
  * @param onBusy      (text or null) while the file is sent
  * @param onImported  (body) the server's answer: {import, name, size, chunks, links}
- * @param onFailed    (body, status) the server's (or the network's) refusal
+ * @param onFailed    (body, status, file) the server's (or the network's) refusal
  */
 export function attachImport({ input, dropTarget, url, onBusy, onImported, onFailed }) {
   let sending = false;
@@ -26,7 +26,7 @@ export function attachImport({ input, dropTarget, url, onBusy, onImported, onFai
         onBusy(`Importing ${file.name}… ${Math.floor(done * 100)} %`);
       });
       if (status === 200 || status === 201) onImported(body);
-      else onFailed(body, status);
+      else onFailed(body, status, file);
     } finally {
       sending = false;
       onBusy(null);

@@ -42,3 +42,9 @@ export function addImportOption(select, imported) {
   group.append(h("option", { value }, importLabel(imported.name)));
   return value;
 }
+
+/** A refused import as an error body: the server's reason, naming the file. */
+export function importRefusal(body, status, file) {
+  const reason = body?.message || "the server did not say why";
+  return { error: `Import refused (${body?.error || `HTTP ${status}`})`, message: `${file.name}: ${reason}` };
+}

@@ -9,7 +9,7 @@ import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panel
 import { attachImport } from "./import-control.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
-import { addImportOption, importLabel, isImport } from "./sources.js";
+import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
 import { previewSentence, processingSentence } from "./stored.js";
 
 const config = JSON.parse(document.getElementById("viewer-config").textContent);
@@ -414,9 +414,9 @@ attachImport({
     els.select.value = knowImport(body);
     applyForm({ strategyChanged: true });
   },
-  onFailed(body, status) {
+  onFailed(body, status, file) {
     // The view stays as it was; the reason is the server's (e.g. "chunk 3 has no text").
-    showError({ error: `Import refused (${body?.error || `HTTP ${status}`})`, message: body?.message }, status);
+    showError(importRefusal(body, status, file), status);
   },
 });
 
