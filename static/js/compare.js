@@ -149,7 +149,6 @@ function reportChanged(name) {
   const tokens = sides.left.report?.document_tokens ?? sides.right.report?.document_tokens ?? null;
   for (const each of SIDES) sides[each].renderSummary(sides[each].report?.document_tokens ?? tokens);
   paint();
-  if (SIDES.every((each) => sides[each].state !== "loading")) document.body.dataset.compareState = "settled";
 }
 
 // --- selection, hover, keys -----------------------------------------------------------
