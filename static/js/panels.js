@@ -146,6 +146,15 @@ export function renderAnalysis(els, report) {
           ),
         )
       : h("p", { class: "none" }, "Nothing to report."),
+    // What the layout step could not do (no OCR, running headers left out): it
+    // explains missing boxes, so it belongs next to the diagnostics.
+    (report.warnings || []).length
+      ? h(
+          "ul",
+          { "data-testid": "layout-warnings" },
+          report.warnings.map((w) => h("li", { "data-warning": "" }, `Reading the PDF: ${w}`)),
+        )
+      : null,
   );
 }
 
