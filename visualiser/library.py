@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar
 
 from visualiser import pipeline
 from visualiser.errors import BadPdf, NotFound
+from visualiser.mupdf import LOCK
 from visualiser.strategies import get_strategy
 from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
@@ -131,8 +132,8 @@ class Report:
 def read_entry(data: bytes, name: str, source: str, path: Path | None = None) -> Entry:
     """Page sizes straight from PyMuPDF: milliseconds even for 600 pages, so the viewer
     can lay out its page placeholders before the layout has been extracted."""
-    document = pipeline.open_pdf(data)  # BadPdf with a message naming what is wrong
-    try:
+    with LOCK:  # PyMuPDF is not thread-safe
+        document = pipeline.open_pdf(data)  # BadPdf with a message naming what is wrong
         pages = tuple(
             PageSize(
                 page.number + 1,
@@ -142,7 +143,6 @@ def read_entry(data: bytes, name: str, source: str, path: Path | None = None) ->
             )
             for page in document
         )
-    finally:
         document.close()
     return Entry(hashlib.sha256(data).hexdigest(), name, len(data), pages, source, path)
 
