@@ -46,6 +46,43 @@ class LiveServer:
     log: io.StringIO
 
 
+def launch_chromium() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright; a missing browser fails loudly (the
+    browser tests are the point, not an optional extra)."""
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), "install Debian's chromium (apt-get install chromium)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@contextmanager
+def open_tab(browser: Any, server: LiveServer,
+             expected_statuses: tuple[str, ...] = ("400 (BAD REQUEST)",)) -> Iterator[Any]:
+    """A fresh tab; any page error, or a console error other than an HTTP status the
+    test provokes on purpose, fails the test with the server's log."""
+    context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(f"console: {message.text}")
+            if message.type == "error"
+            and not any(status in message.text for status in expected_statuses)
+            else None
+        ),
+    )
+    page.set_default_timeout(20_000)
+    yield page
+    context.close()
+    assert not errors, "\n".join(errors) + "\nserver log:\n" + server.log.getvalue()
+
+
 @contextmanager
 def live_server(config: dict[str, Any]) -> Iterator[LiveServer]:
     """The real app behind a real threaded WSGI server on a free 127.0.0.1 port."""

@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest_web import CHROMIUM, LAUNCH_ARGS, VIEWPORT, assert_matches_golden, live_server
+from conftest_web import assert_matches_golden, launch_chromium, live_server, open_tab
 
 from visualiser.resources import samples_dir
 from visualiser.strategies import STRATEGIES
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
 
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 APEX_ID = hashlib.sha256((samples_dir() / APEX).read_bytes()).hexdigest()
@@ -68,34 +66,13 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def chromium():
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    with playwright_sync.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS
-        )
-        yield browser
-        browser.close()
+    yield from launch_chromium()
 
 
 @pytest.fixture
 def tab(chromium, server):
-    context = chromium.new_context(viewport=VIEWPORT, device_scale_factor=1)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-    page.on(
-        "console",
-        lambda message: (
-            errors.append(f"console: {message.text}")
-            if message.type == "error" and "400 (BAD REQUEST)" not in message.text
-            else None
-        ),
-    )
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
-    assert not errors, "\n".join(errors) + "\nserver log:\n" + server.log.getvalue()
+    with open_tab(chromium, server) as page:
+        yield page
 
 
 def open_viewer(tab, server, query: str, document: str = APEX_ID) -> None:
