@@ -129,11 +129,13 @@ def test_big_table_splits_by_rows_with_the_header_repeated_plus_table_full(proce
 
 
 def test_lone_table_gets_no_context_chunk():
-    from visualiser.strategies.token_based import TokenBased, _context_chunks
-    del TokenBased
     from visualiser.strategies.base import Chunk
+    from visualiser.strategies.token_based import _context_chunks
+
     lone = [Chunk(Traced.synthetic("| a |"), "table")]
     assert _context_chunks(lone) == []
+    with_prose = [Chunk(Traced.synthetic("before"), "text"), *lone]
+    assert [c.origin["sources"] for c in _context_chunks(with_prose)] == [[0, 1]]
 
 
 def test_table_context_can_be_switched_off(processed):
