@@ -3,7 +3,9 @@ images. Knowledgebases have their own (`kb_api`)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, request, send_file, url_for
+from pathlib import Path
+
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from visualiser.errors import NotFound
 from visualiser.render import parse_scale
@@ -80,6 +82,16 @@ def page_image(doc_id: str, number: int) -> Response:
     if not 1 <= number <= entry.page_count:
         raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
     path = state().images.get(doc_id, lambda: library.pdf(entry), number, scale)
-    response = send_file(path, mimetype="image/png", max_age=IMAGE_MAX_AGE, conditional=True)
+    return png_response(path)
+
+
+def png_response(path: Path) -> Response:
+    """A cached page image. Its bytes are read into the response rather than streamed
+    from an open file: the browser drops image requests for pages scrolled past, and a
+    dropped stream left the file handle open in the development server."""
+    response = Response(path.read_bytes(), mimetype="image/png")
+    response.cache_control.max_age = IMAGE_MAX_AGE
+    response.cache_control.public = True
     response.cache_control.immutable = True
-    return response
+    response.add_etag()
+    return response.make_conditional(request)

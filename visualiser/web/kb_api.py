@@ -6,20 +6,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, send_file, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from visualiser import ingest
 from visualiser.errors import BadParameter, NotFound
 from visualiser.library import Entry
 from visualiser.render import parse_scale
 from visualiser.web import kb_actions, sources
+from visualiser.web.api import png_response
 from visualiser.web.errors import Conflict
 from visualiser.web.state import state
 from visualiser.web.views import document_dict, kb_dict
 
 kb_api = Blueprint("kb_api", __name__)
 
-IMAGE_MAX_AGE = 365 * 24 * 3600  # images are addressed by the file's SHA-256
 
 
 def json_response(body: Any, status: int = 200) -> Response:
@@ -152,6 +152,4 @@ def page_image(kb_id: int, doc_id: str, number: int) -> Response:
     if not 1 <= number <= entry.page_count:
         raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
     path = web.images.get(doc_id, lambda: web.library.pdf(entry), number, scale)
-    response = send_file(path, mimetype="image/png", max_age=IMAGE_MAX_AGE, conditional=True)
-    response.cache_control.immutable = True
-    return response
+    return png_response(path)
