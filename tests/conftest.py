@@ -35,3 +35,11 @@ def processed():
         return cache[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One Debian chromium for every browser test module (each makes its own tabs)."""
+    from conftest_web import launch_chromium
+
+    yield from launch_chromium()

@@ -46,6 +46,24 @@ class LiveServer:
     log: io.StringIO
 
 
+def make_long_pdf(path: Path, pages: int) -> None:
+    """A plain multi-page text document: a heading and a few paragraphs per page."""
+    with pymupdf.open() as document:
+        for number in range(1, pages + 1):
+            page = document.new_page(width=612, height=792)
+            page.insert_text((72, 90), f"Section {number}", fontsize=16, fontname="hebo")
+            y = 120
+            for paragraph in range(4):
+                text = (
+                    f"Paragraph {paragraph + 1} of section {number} says what the parties "
+                    "agreed about the delivery of goods, the charges and the service levels. "
+                ) * 3
+                rect = pymupdf.Rect(72, y, 540, y + 110)
+                page.insert_textbox(rect, text, fontsize=10, fontname="helv")
+                y += 130
+        document.save(path)
+
+
 def launch_chromium() -> Iterator[Any]:
     """Debian's chromium driven by Playwright; a missing browser fails loudly (the
     browser tests are the point, not an optional extra)."""

@@ -10,7 +10,7 @@ import urllib.request
 
 import pymupdf
 import pytest
-from conftest_web import assert_matches_golden, launch_chromium, live_server, open_tab
+from conftest_web import assert_matches_golden, live_server, make_long_pdf, open_tab
 
 from visualiser.resources import samples_dir
 from visualiser.strategies import STRATEGIES
@@ -32,16 +32,6 @@ def ready(name: str) -> str:
     return f'{side(name, "pages")}[data-report-state="ready"]'
 
 
-def make_long_pdf(path, pages: int) -> None:
-    with pymupdf.open() as document:
-        for number in range(1, pages + 1):
-            page = document.new_page(width=612, height=792)
-            page.insert_text((72, 90), f"Part {number}", fontsize=16, fontname="hebo")
-            text = f"Clause {number} covers deliveries, charges and service levels. " * 40
-            page.insert_textbox(pymupdf.Rect(72, 120, 540, 700), text, fontsize=10)
-        document.save(path)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     samples = tmp_path_factory.mktemp("samples")
@@ -52,11 +42,6 @@ def server(tmp_path_factory):
               "DATABASE": scratch / "kb.sqlite"}
     with live_server(config) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    yield from launch_chromium()
 
 
 @pytest.fixture

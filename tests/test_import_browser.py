@@ -14,7 +14,7 @@ from collections import Counter
 
 import pymupdf
 import pytest
-from conftest_web import launch_chromium, live_server, open_tab
+from conftest_web import live_server, open_tab
 
 from visualiser.resources import samples_dir
 
@@ -60,11 +60,6 @@ def server(tmp_path_factory):
     config = {"CACHE_DIR": scratch / "cache", "DATABASE": scratch / "kb.sqlite"}
     with live_server(config) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    yield from launch_chromium()
 
 
 @pytest.fixture

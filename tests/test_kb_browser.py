@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest_web import launch_chromium, live_server, open_tab
+from conftest_web import live_server, open_tab
 
 from visualiser.resources import samples_dir
 from visualiser.strategies import STRATEGIES
@@ -58,11 +58,6 @@ def server(tmp_path_factory):
     with live_server(config) as running:
         running.database = scratch / "kb.sqlite"
         yield running
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    yield from launch_chromium()
 
 
 @pytest.fixture

@@ -8,11 +8,9 @@ import json
 import re
 import shutil
 import urllib.request
-from pathlib import Path
 
-import pymupdf
 import pytest
-from conftest_web import assert_matches_golden, launch_chromium, live_server, open_tab
+from conftest_web import assert_matches_golden, live_server, make_long_pdf, open_tab
 
 from visualiser.resources import samples_dir
 from visualiser.strategies import STRATEGIES
@@ -26,24 +24,6 @@ LIST = '[data-testid="chunk-list"]'
 ENTRIES = f"{LIST} > li[data-chunk-index]"
 BANNER = '[data-testid="strategy-banner"]'
 READY = '[data-testid="viewer"][data-report-state="ready"]'
-
-
-def make_long_pdf(path: Path, pages: int) -> None:
-    """A plain multi-page text document: a heading and a few paragraphs per page."""
-    with pymupdf.open() as document:
-        for number in range(1, pages + 1):
-            page = document.new_page(width=612, height=792)
-            page.insert_text((72, 90), f"Section {number}", fontsize=16, fontname="hebo")
-            y = 120
-            for paragraph in range(4):
-                text = (
-                    f"Paragraph {paragraph + 1} of section {number} says what the parties "
-                    "agreed about the delivery of goods, the charges and the service levels. "
-                ) * 3
-                rect = pymupdf.Rect(72, y, 540, y + 110)
-                page.insert_textbox(rect, text, fontsize=10, fontname="helv")
-                y += 130
-        document.save(path)
 
 
 @pytest.fixture(scope="module")
@@ -62,11 +42,6 @@ def server(tmp_path_factory):
         with urllib.request.urlopen(running.url + "/api/strategies", timeout=10) as response:
             assert response.status == 200, running.log.getvalue()
         yield running
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    yield from launch_chromium()
 
 
 @pytest.fixture

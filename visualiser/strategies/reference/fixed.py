@@ -3,7 +3,7 @@ advance by size − overlap and cut wherever they end, mid-word included."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown
@@ -36,8 +36,22 @@ def _check_step(settings: dict[str, Any]) -> None:
                            f"must be smaller than chunk_size ({settings['chunk_size']})")
 
 
+class _FixedWindows(Strategy):
+    """Both naive splitters: a window size, a step, and the overlap banner."""
+
+    banner_template: ClassVar[str]
+
+    @classmethod
+    def check(cls, settings: dict[str, Any]) -> None:
+        _check_step(settings)
+
+    @classmethod
+    def banner_for(cls, settings: dict[str, Any]) -> str | None:
+        return overlap_banner(cls.banner_template, settings["chunk_overlap"])
+
+
 @register
-class FixedTokens(Strategy):
+class FixedTokens(_FixedWindows):
     name = "fixed_tokens"
     label = "Fixed token windows (naive)"
     explanation = (
@@ -45,6 +59,7 @@ class FixedTokens(Strategy):
         "size − overlap tokens after the previous one, with no regard for words, "
         "sentences, headings or tables. It is the baseline the other strategies improve on."
     )
+    banner_template = TOKENS_BANNER
     banner = TOKENS_BANNER.format(overlap=200)
     sizing = ("chunk_size", "chunk_overlap", "tokens")
     params = (
@@ -54,14 +69,6 @@ class FixedTokens(Strategy):
         Param("tokenizer", "choice", "cl100k_base", "tiktoken encoding", choices=ENCODINGS),
     )
 
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        _check_step(settings)
-
-    @classmethod
-    def banner_for(cls, settings: dict[str, Any]) -> str | None:
-        return overlap_banner(TOKENS_BANNER, settings["chunk_overlap"])
-
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
         size, overlap = settings["chunk_size"], settings["chunk_overlap"]
         windows = token_windows(source.traced(), size, overlap, settings["tokenizer"])
@@ -69,7 +76,7 @@ class FixedTokens(Strategy):
 
 
 @register
-class FixedChars(Strategy):
+class FixedChars(_FixedWindows):
     name = "fixed_chars"
     label = "Fixed character windows (naive)"
     explanation = (
@@ -77,6 +84,7 @@ class FixedChars(Strategy):
         "characters after the previous one, with no regard for words, sentences, headings "
         "or tables; surrounding whitespace is trimmed. It is the crudest baseline."
     )
+    banner_template = CHARS_BANNER
     banner = CHARS_BANNER.format(overlap=200)
     sizing = ("chunk_size", "chunk_overlap", "characters")
     params = (
@@ -85,14 +93,6 @@ class FixedChars(Strategy):
               0, 999_999),
         COUNTING_TOKENIZER,
     )
-
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        _check_step(settings)
-
-    @classmethod
-    def banner_for(cls, settings: dict[str, Any]) -> str | None:
-        return overlap_banner(CHARS_BANNER, settings["chunk_overlap"])
 
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
         size, overlap = settings["chunk_size"], settings["chunk_overlap"]

@@ -3,7 +3,8 @@ TokenTextSplitter, chunk for chunk, on the document's markdown."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown
@@ -50,8 +51,31 @@ def _check_overlap(settings: dict[str, Any]) -> None:
                            f"must not exceed chunk_size ({settings['chunk_size']})")
 
 
+class _LlamaIndexSplitter(Strategy):
+    """What both LlamaIndex splitters share; each names its splitter and banner text."""
+
+    sizing = ("chunk_size", "chunk_overlap", "tokens")
+    banner_template: ClassVar[str]
+    splitter: ClassVar[Callable[..., list[list[Any]]]]
+
+    @classmethod
+    def check(cls, settings: dict[str, Any]) -> None:
+        _check_overlap(settings)
+
+    @classmethod
+    def banner_for(cls, settings: dict[str, Any]) -> str | None:
+        return overlap_banner(cls.banner_template, settings["chunk_overlap"])
+
+    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
+        size, overlap = settings["chunk_size"], settings["chunk_overlap"]
+        chunks = type(self).splitter(source.text, size, overlap,
+                                     TokenCounter(settings["tokenizer"]))
+        texts = (traced_span(source, [(p.start, p.end) for p in c]) for c in chunks)
+        return window_chunks(texts, size, overlap, "tokens")
+
+
 @register
-class LlamaIndexSentence(Strategy):
+class LlamaIndexSentence(_LlamaIndexSplitter):
     name = "llamaindex_sentence"
     label = "LlamaIndex SentenceSplitter (whole sentences, tokens)"
     explanation = (
@@ -60,28 +84,14 @@ class LlamaIndexSentence(Strategy):
         "at commas and semicolons, then between words). Each chunk begins by repeating the "
         "last sentences of the chunk before it, as many whole ones as fit in the overlap."
     )
+    banner_template = SENTENCE_BANNER
     banner = SENTENCE_BANNER.format(overlap=200)
-    sizing = ("chunk_size", "chunk_overlap", "tokens")
     params = _params(1024, 200, "tokens of whole sentences a chunk repeats from the one before")
-
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        _check_overlap(settings)
-
-    @classmethod
-    def banner_for(cls, settings: dict[str, Any]) -> str | None:
-        return overlap_banner(SENTENCE_BANNER, settings["chunk_overlap"])
-
-    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
-        size, overlap = settings["chunk_size"], settings["chunk_overlap"]
-        chunks = sentence_splitter(source.text, size, overlap,
-                                   TokenCounter(settings["tokenizer"]))
-        texts = (traced_span(source, [(p.start, p.end) for p in c]) for c in chunks)
-        return window_chunks(texts, size, overlap, "tokens")
+    splitter = staticmethod(sentence_splitter)
 
 
 @register
-class LlamaIndexToken(Strategy):
+class LlamaIndexToken(_LlamaIndexSplitter):
     name = "llamaindex_token"
     label = "LlamaIndex TokenTextSplitter (words, tokens)"
     explanation = (
@@ -90,21 +100,7 @@ class LlamaIndexToken(Strategy):
         "characters). Each chunk begins by repeating the last few words of the chunk "
         "before it, up to the overlap."
     )
+    banner_template = TOKEN_BANNER
     banner = TOKEN_BANNER.format(overlap=20)
-    sizing = ("chunk_size", "chunk_overlap", "tokens")
     params = _params(1024, 20, "tokens of words a chunk repeats from the one before")
-
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        _check_overlap(settings)
-
-    @classmethod
-    def banner_for(cls, settings: dict[str, Any]) -> str | None:
-        return overlap_banner(TOKEN_BANNER, settings["chunk_overlap"])
-
-    def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
-        size, overlap = settings["chunk_size"], settings["chunk_overlap"]
-        chunks = token_text_splitter(source.text, size, overlap,
-                                     TokenCounter(settings["tokenizer"]))
-        texts = (traced_span(source, [(p.start, p.end) for p in c]) for c in chunks)
-        return window_chunks(texts, size, overlap, "tokens")
+    splitter = staticmethod(token_text_splitter)
