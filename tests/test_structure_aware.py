@@ -26,10 +26,12 @@ def test_no_chunk_contains_another_and_all_text_is_covered(processed, name):
     doc = processed(name)
     report = chunk_report(doc, "structure_aware")
     assert report["containment"] == []
+    cls = get_strategy("structure_aware")
     covered = set()
-    for chunk in report["chunks"]:
-        covered |= {w for r in chunk["regions"] for w in [r["page"]]}
-    assert covered == {p.number for p in doc.layout.pages}
+    for chunk in cls().chunk(doc.source, cls.settings()):
+        covered |= doc.source.words_of(chunk.text)
+    every_word = {w for w in doc.source.word_at if w >= 0}
+    assert covered == every_word
 
 
 def test_small_limits_split_tables_by_rows_with_the_header_repeated(processed):
@@ -52,9 +54,13 @@ def test_long_list_is_split_between_items(processed):
                            "max_list_token_size": "80", "max_table_token_size": "100"})
     lists = [c for c in report["chunks"] if c["chunk_type"] == "list"]
     assert len(lists) >= 2
-    for chunk in lists:
-        lines = [ln for ln in chunk["text"].split("\n") if ln.strip()]
-        assert all(not ln.startswith(("- ", "1. ")) or len(ln) > 3 for ln in lines)
+    source = processed(REPORT).source
+    items = {source.text[a:b] for block in source.blocks if block.kind == "list"
+             for a, b in block.items}
+    for chunk in lists:  # cut between items: every item line is a whole item
+        lines = [ln for ln in chunk["text"].split("\n") if ln.startswith(("- ", "1. ", "2. ",
+                                                                          "3. ", "4. "))]
+        assert lines and all(line in items for line in lines)
     assert report["containment"] == []
 
 
