@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_web import baseline, make_long_pdf  # noqa: E402
 
-from visualiser.layout import pages  # noqa: E402
+from visualiser.layout import LayoutOptions  # noqa: E402
 from visualiser.pipeline import chunk_report, process_pdf  # noqa: E402
 from visualiser.strategies import STRATEGIES  # noqa: E402
 
@@ -54,12 +54,11 @@ def main() -> None:
     def row(label: str, seconds: float) -> None:
         print(f"{label:44} {seconds:8.2f} s {seconds / base:5.1f}x")
 
-    threshold = pages.PARALLEL_FROM_PAGES
-    pages.PARALLEL_FROM_PAGES = 10**9
     row("layout, one process", median(lambda: process_pdf(data, "long.pdf"), args.repeat))
-    pages.PARALLEL_FROM_PAGES = threshold
     doc = process_pdf(data, "long.pdf")
-    row("layout, worker processes", median(lambda: process_pdf(data, "long.pdf"), args.repeat))
+    two = LayoutOptions(workers=2)
+    row("layout, 2 worker processes",
+        median(lambda: process_pdf(data, "long.pdf", options=two), args.repeat))
     for name in STRATEGIES:
         row(f"chunk report: {name}", median(lambda n=name: chunk_report(doc, n), args.repeat))
 

@@ -111,11 +111,13 @@ def test_parallel_reading_equals_reading_in_one_process(sample_path, monkeypatch
         for _ in range(10):
             doc.insert_pdf(src)
         data = doc.tobytes()
-    monkeypatch.setattr(pages, "PARALLEL_FROM_PAGES", 10**6)
+    from visualiser.layout import LayoutOptions
+
     alone = pages.read_pages(data)
     monkeypatch.setattr(pages, "PARALLEL_FROM_PAGES", 2)
     seen = []
-    together = pages.read_pages(data, progress=lambda done, total: seen.append((done, total)))
+    together = pages.read_pages(data, LayoutOptions(workers=2),
+                                progress=lambda done, total: seen.append((done, total)))
     assert together == alone and len(alone) == 60
     assert seen[-1] == (60, 60) and len(seen) > 1
 

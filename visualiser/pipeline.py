@@ -19,7 +19,7 @@ from visualiser.align import regions_of
 from visualiser.errors import BadPdf
 from visualiser.imported import align as align_imported
 from visualiser.imported import parse_chunks
-from visualiser.layout import extract_layout
+from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, extract_layout
 from visualiser.layout.model import Layout
 from visualiser.markdown import SourceMarkdown, build_markdown
 from visualiser.mupdf import LOCK
@@ -72,13 +72,14 @@ def _open_pdf(data: bytes, *, max_bytes: int, max_pages: int) -> pymupdf.Documen
     return doc
 
 
-def process_pdf(data: bytes, name: str, *, ocr: bool = True, max_bytes: int = MAX_BYTES,
+def process_pdf(data: bytes, name: str, *, options: LayoutOptions = DEFAULT_OPTIONS,
+                max_bytes: int = MAX_BYTES,
                 max_pages: int = MAX_PAGES,
                 progress: Callable[[int, int], None] | None = None) -> ProcessedDocument:
     with LOCK:
         open_pdf(data, max_bytes=max_bytes, max_pages=max_pages).close()
     try:
-        layout = extract_layout(data, ocr=ocr, progress=progress)
+        layout = extract_layout(data, options, progress)
     except (RuntimeError, ValueError) as exc:  # MuPDF errors on damaged content
         raise BadPdf(f"the PDF's content cannot be read: {exc}") from None
     return ProcessedDocument(hashlib.sha256(data).hexdigest(), name, data, layout,
@@ -129,6 +130,7 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
     source_tokens = count_tokens(doc.source.text, encoding)
     return {
         "document": {"id": doc.id, "name": doc.name, "page_count": len(doc.layout.pages)},
+        "layout_engine": doc.layout.engine,
         "chunking_strategy": about["name"],
         "strategy": about,
         "parameters": settings,

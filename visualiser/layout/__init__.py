@@ -1,18 +1,28 @@
-"""PDF → Layout. `pages.py` reads pages with PyMuPDF (in parallel for long
-documents); `build.py` turns what was read into words, lines and blocks."""
+"""PDF → Layout. An engine (`engines.py`: `builtin` in `pages.py`, …) reads the pages;
+`build.py` turns what was read into words, lines and blocks."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from visualiser.layout import pages  # noqa: F401  (registers the builtin engine)
 from visualiser.layout.build import build_layout
+from visualiser.layout.engines import (
+    DEFAULT_OPTIONS,
+    ENGINES,
+    LayoutOptions,
+    Progress,
+    get_engine,
+)
 from visualiser.layout.model import Layout
-from visualiser.layout.pages import ocr_available, read_pages
+from visualiser.layout.ocr import ocr_available
 
-__all__ = ["extract_layout", "ocr_available"]
+__all__ = ["DEFAULT_OPTIONS", "ENGINES", "LayoutOptions", "extract_layout", "get_engine",
+           "ocr_available"]
 
 
-def extract_layout(data: bytes, *, ocr: bool = True,
-                   progress: Callable[[int, int], None] | None = None) -> Layout:
+def extract_layout(data: bytes, options: LayoutOptions = DEFAULT_OPTIONS,
+                   progress: Progress | None = None) -> Layout:
     """The layout of every page of the PDF `data`, in reading order."""
-    return build_layout(read_pages(data, ocr=ocr, progress=progress))
+    engine = get_engine(options.engine)
+    layout = build_layout(engine().read(data, options, progress))
+    layout.engine = f"{engine.name} {engine.version()}"
+    return layout

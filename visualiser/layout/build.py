@@ -12,8 +12,8 @@ import re
 from collections import Counter
 
 from visualiser.geometry import BBox, union
+from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
-from visualiser.layout.pages import Item, PageRead, RawLine, WordBox
 
 _BULLETS = {"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"}
 _NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
@@ -115,6 +115,7 @@ class _Builder:
                                       read.rotation, read.ocr))
         if read.warning:
             self.layout.warnings.append(read.warning)
+        self.layout.warnings.extend(read.warnings)
         group: list[int] = []  # line ids of the block being gathered
         kind: BlockKind = "paragraph"
         level = 0

@@ -1,8 +1,9 @@
 """The layout of a PDF as pure data: pages, words, lines and blocks in reading order.
 
-No I/O here: `extract.py` fills these from PyMuPDF. Every coordinate is in PDF points
-with a top-left origin, as `(x0, top, x1, bottom)` on the page as it is displayed
-(rotation applied), so a box can be drawn straight over the rendered page image.
+No I/O here: `build.py` fills these from what a layout engine read. Every
+coordinate is in PDF points with a top-left origin, as `(x0, top, x1, bottom)` on the
+page as it is displayed (rotation applied), so a box can be drawn straight over the
+rendered page image.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ class Layout:
     lines: list[Line] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)  # document reading order
     warnings: list[str] = field(default_factory=list)
+    engine: str = ""  # the layout engine that read it, with its version
 
     def block_words(self, block: Block) -> list[int]:
         if block.table is not None:

@@ -1,0 +1,73 @@
+"""Layout engines behind one interface, like strategies: a small registry.
+
+An engine turns PDF bytes into `PageRead`s (lines with words, tables with cells,
+images; optionally roles such as headings), and `build.py` makes the Layout from
+them, so nothing downstream knows which engine read the page.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from visualiser.errors import BadParameter
+from visualiser.layout.items import PageRead
+
+Progress = Callable[[int, int], None]
+DEFAULT_ENGINE = "builtin"
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutOptions:
+    """How to read a document's layout. Part of a layout's identity: a cached or
+    stored layout is reused only for the same options."""
+
+    engine: str = DEFAULT_ENGINE
+    ocr: bool = True
+    ocr_lang: str = "eng"  # Tesseract language packs, "+"-joined: "eng+ara"
+    workers: int = 1  # processes reading pages; 1 reads in the calling process
+
+    def key(self) -> str:
+        return f"{self.engine}@{get_engine(self.engine).version()}:ocr={self.ocr}:{self.ocr_lang}"
+
+
+class LayoutEngine(ABC):
+    name: ClassVar[str]
+    label: ClassVar[str]
+    explanation: ClassVar[str]
+
+    @classmethod
+    def available(cls) -> str | None:
+        """None when the engine can run here, else why not (e.g. a missing extra)."""
+        return None
+
+    @classmethod
+    @abstractmethod
+    def version(cls) -> str: ...
+
+    @abstractmethod
+    def read(self, data: bytes, options: LayoutOptions,
+             progress: Progress | None = None) -> list[PageRead]: ...
+
+
+DEFAULT_OPTIONS = LayoutOptions()
+ENGINES: dict[str, type[LayoutEngine]] = {}
+
+
+def register(cls: type[LayoutEngine]) -> type[LayoutEngine]:
+    ENGINES[cls.name] = cls
+    return cls
+
+
+def get_engine(name: str) -> type[LayoutEngine]:
+    try:
+        cls = ENGINES[name]
+    except KeyError:
+        raise BadParameter("layout", f"unknown layout engine {name!r}; choose one of "
+                           f"{', '.join(sorted(ENGINES))}") from None
+    missing = cls.available()
+    if missing:
+        raise BadParameter("layout", f"the {name!r} layout engine cannot run here: {missing}")
+    return cls

@@ -1,0 +1,58 @@
+"""What a layout engine reads off a page: plain, picklable data (`PageRead`).
+
+Every engine (see `engines.py`) produces these; `build.py` turns them into the
+Layout. Coordinates are in the page's own text space (unrotated, where lines run
+left to right); `PageRead.matrix` maps them to the displayed page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from visualiser.geometry import BBox
+
+WordBox = tuple[BBox, str]
+
+# What an engine may know about an item beyond its geometry. The builtin engine
+# leaves most of this to `build.py`'s font statistics; an ML engine says it outright.
+Role = Literal["heading", "paragraph", "list_item", "caption", "code", "note"]
+
+
+@dataclass(slots=True)
+class RawLine:
+    bbox: BBox
+    words: list[WordBox]
+    size: float
+    bold: bool
+    mono: bool
+    text: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.text = " ".join(w for _, w in self.words)
+
+
+@dataclass(slots=True)
+class Item:
+    """A line, table or image in reading order."""
+
+    kind: Literal["line", "table", "image"]
+    bbox: BBox
+    line: RawLine | None = None
+    rows: list[list[list[WordBox]]] | None = None  # tables: rows → cells → words
+    role: Role | None = None  # set by an engine that knows; None lets build.py decide
+    level: int = 0  # heading level, with role="heading"
+    group: int | None = None  # lines an engine knows form one block share a group
+
+
+@dataclass(slots=True)
+class PageRead:
+    number: int  # 1-based
+    width: float  # displayed size (rotation applied)
+    height: float
+    rotation: int
+    matrix: tuple[float, float, float, float, float, float]  # text space → displayed
+    items: list[Item]
+    ocr: bool = False
+    warning: str | None = None
+    warnings: list[str] = field(default_factory=list)  # more than one thing to say
