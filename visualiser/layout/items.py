@@ -16,7 +16,9 @@ WordBox = tuple[BBox, str]
 
 # What an engine may know about an item beyond its geometry. The builtin engine
 # leaves most of this to `build.py`'s font statistics; an ML engine says it outright.
-Role = Literal["heading", "paragraph", "list_item", "caption", "code", "note"]
+# "note": margin or rotated note, kept out of the body text; "running": a page header
+# or footer, left out of the chunks with a warning.
+Role = Literal["heading", "paragraph", "list_item", "caption", "code", "note", "running"]
 
 
 @dataclass(slots=True)
