@@ -20,6 +20,12 @@ _NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 _CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
 
 
+# What an engine's role makes of a line; "running" lines never reach a block.
+_ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragraph",
+                                     "list_item": "list_item", "caption": "paragraph",
+                                     "code": "code", "note": "paragraph",
+                                     "running": "paragraph"}
+
 RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
 _DIGITS = re.compile(r"\d+")
 
@@ -37,6 +43,7 @@ def build_layout(pages: list[PageRead]) -> Layout:
     builder = _Builder(levels, _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
+    dropped += builder.running
     if dropped:
         builder.layout.warnings.append(
             f"{dropped} running header/footer lines (the same text at the top or bottom of "
@@ -98,6 +105,7 @@ class _Builder:
         self.page = 0
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.previous_table: Block | None = None  # the last block so far, if a table
+        self.running = 0  # lines an engine marked as running heads and feet
 
     def display(self, box: BBox) -> BBox:
         """A text-space box in displayed coordinates (the page's rotation applied)."""
@@ -121,7 +129,12 @@ class _Builder:
         level = 0
         last: RawLine | None = None
         after_bullet = False  # a bullet glyph set as its own line marks the next one
+        note = False  # the block being gathered is a margin or rotated note
+        group_id: int | None = None  # the engine's block id of the block being gathered
         for index, item in enumerate(read.items):
+            if item.role == "running":
+                self.running += 1
+                continue
             if item.line is None:
                 self._close(group, kind, level)
                 last = None
@@ -131,23 +144,33 @@ class _Builder:
             if raw.text.strip() in _BULLETS:
                 after_bullet = True
                 continue
-            line_kind, line_level = self._classify(raw)
+            line_kind, line_level = self._classify(raw, item)
             if after_bullet:
                 line_kind, line_level, after_bullet = "list_item", 0, False
-            same_block = (
-                (line_kind == "paragraph" and kind in ("paragraph", "list_item"))
-                or (line_kind == kind and kind in ("code", "heading") and line_level == level)
-            )
-            joins = same_block and last is not None and _continues(last, raw, self.line_gap)
+            if item.group is not None or group_id is not None:
+                # the engine knows its blocks: its block ids say where one ends
+                joins = item.group == group_id and line_kind in (kind, "paragraph")
+            else:
+                same_block = (
+                    (line_kind == "paragraph" and kind in ("paragraph", "list_item"))
+                    or (line_kind == kind and kind in ("code", "heading")
+                        and line_level == level)
+                )
+                joins = (same_block and last is not None and (item.role == "note") == note
+                         and _continues(last, raw, self.line_gap))
             if not joins:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
+            group_id, note = item.group, item.role == "note"
             group.append(self._add_line(raw.words, raw.bbox, skip_bullet=True))
             last = raw
             self.previous_table = None
         self._close(group, kind, level)
 
-    def _classify(self, raw: RawLine) -> tuple[BlockKind, int]:
+    def _classify(self, raw: RawLine, item: Item) -> tuple[BlockKind, int]:
+        if item.role is not None:
+            return _ROLE_KINDS[item.role], (min(max(item.level, 1), 4)
+                                            if item.role == "heading" else 0)
         size = _size_class(raw.size)
         if raw.mono:
             return "code", 0

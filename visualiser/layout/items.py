@@ -28,6 +28,7 @@ class RawLine:
     size: float
     bold: bool
     mono: bool
+    horizontal: bool = True  # runs left to right; False for rotated and vertical text
     text: str = field(init=False)
 
     def __post_init__(self) -> None:

@@ -121,7 +121,8 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         if len(kept) != len(line.words):
             if not kept:
                 continue
-            line = RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono)
+            line = RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono,
+                           line.horizontal)
         items.append(Item("line", line.bbox, line=line))
     if not used_ocr:
         for info in page.get_image_info():
@@ -132,8 +133,23 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     text_width = rect.width if page.rotation % 180 == 0 else rect.height
     m = page.rotation_matrix
     return PageRead(page.number + 1, rect.width, rect.height, page.rotation,
-                    (m.a, m.b, m.c, m.d, m.e, m.f), reading_order(items, text_width),
+                    (m.a, m.b, m.c, m.d, m.e, m.f), _in_order(items, text_width),
                     used_ocr, warning)
+
+
+def _in_order(items: list[Item], width: float) -> list[Item]:
+    """The body in reading order, then the notes: on a page of horizontal text, a
+    rotated line (a margin stamp, a note set sideways) is not part of the body and
+    would otherwise be read into the middle of its paragraphs."""
+    lines = [i.line for i in items if i.line is not None]
+    sideways = sum(len(line.text) for line in lines if not line.horizontal)
+    if not sideways or 2 * sideways >= sum(len(line.text) for line in lines):
+        return reading_order(items, width)
+    notes = [i for i in items if i.line is not None and not i.line.horizontal]
+    for note in notes:
+        note.role = "note"
+    body = [i for i in items if i.role != "note"]
+    return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
 def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> list[RawLine]:
@@ -153,7 +169,9 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> list[RawLine]:
             size = sum(s["size"] * len(s["text"]) for s in spans) / chars
             bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
             mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
-            lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
+            dx, dy = line["dir"]
+            lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
+                                 horizontal=dx > 0.9 and abs(dy) < 0.1))
     return lines
 
 
