@@ -12,12 +12,12 @@ import re
 from collections import Counter
 
 from visualiser.geometry import BBox, union
+from visualiser.layout.headings import CAPTION, DocumentStyle, is_section_number, refine, size_class
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 
 _BULLETS = {"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"}
 _NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
-_CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
 
 
 # What an engine's role makes of a line; "running" lines never reach a block.
@@ -32,15 +32,9 @@ _DIGITS = re.compile(r"\d+")
 
 def build_layout(pages: list[PageRead]) -> Layout:
     dropped = _drop_running_lines(pages)
-    sizes: Counter[float] = Counter()
     for page in pages:
-        for item in page.items:
-            if item.line is not None and not item.line.mono:
-                sizes[_size_class(item.line.size)] += len(item.line.text)
-    body = sizes.most_common(1)[0][0] if sizes else 10.0
-    bigger = sorted((s for s in sizes if s >= body + 1.0), reverse=True)
-    levels = {size: min(level, 4) for level, size in enumerate(bigger, start=1)}
-    builder = _Builder(levels, _usual_line_gap(pages))
+        page.items = _join_rows(page.items)
+    builder = _Builder(DocumentStyle.of(pages), _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
     dropped += builder.running
@@ -49,6 +43,36 @@ def build_layout(pages: list[PageRead]) -> Layout:
             f"{dropped} running header/footer lines (the same text at the top or bottom of "
             "most pages, page numbers included) were left out of the chunks")
     return builder.layout
+
+
+def _join_rows(items: list[Item]) -> list[Item]:
+    """Lines that follow each other on one row in one style become one line: PyMuPDF
+    splits a line at wide spaces, so a section number and its title ("5.1" and
+    "Results") or a justified line would otherwise be read as two."""
+    joined: list[Item] = []
+    for item in items:
+        before = joined[-1] if joined else None
+        if (before is not None and before.line is not None and item.line is not None
+                and before.role == item.role and before.group == item.group
+                and _same_row(before.line, item.line)):
+            a, b = before.line, item.line
+            before.line = RawLine(union((a.bbox, b.bbox)), a.words + b.words,
+                                  (a.size * len(a.text) + b.size * len(b.text))
+                                  / max(len(a.text) + len(b.text), 1),
+                                  a.bold and b.bold, a.mono and b.mono, a.horizontal)
+            before.bbox = before.line.bbox
+            continue
+        joined.append(item)
+    return joined
+
+
+def _same_row(a: RawLine, b: RawLine) -> bool:
+    if not (a.horizontal and b.horizontal) or size_class(a.size) != size_class(b.size):
+        return False
+    height = max(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1], 1.0)
+    centre = abs((a.bbox[1] + a.bbox[3]) - (b.bbox[1] + b.bbox[3])) / 2
+    gap = b.bbox[0] - a.bbox[2]
+    return centre < 0.3 * height and -1.0 < gap < 2.5 * max(a.size, 1.0)
 
 
 def _drop_running_lines(pages: list[PageRead]) -> int:
@@ -79,10 +103,6 @@ def _drop_running_lines(pages: list[PageRead]) -> int:
     return dropped
 
 
-def _size_class(size: float) -> float:
-    return round(size * 2) / 2
-
-
 def _usual_line_gap(pages: list[PageRead]) -> float:
     """The most common gap between a line and the next line of the same style right
     below it: the spacing inside a paragraph. Paragraph breaks are wider than that."""
@@ -92,15 +112,18 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
         for above, below in zip(lines, lines[1:], strict=False):
             height = above.bbox[3] - above.bbox[1]
             gap = below.bbox[1] - above.bbox[3]
-            if _size_class(above.size) == _size_class(below.size) and -height < gap < height:
+            if size_class(above.size) == size_class(below.size) and -height < gap < height:
                 gaps[round(gap * 2) / 2] += 1
     return gaps.most_common(1)[0][0] if gaps else 0.0
 
 
 class _Builder:
-    def __init__(self, heading_levels: dict[float, int], line_gap: float) -> None:
+    def __init__(self, style: DocumentStyle, line_gap: float) -> None:
         self.layout = Layout(pages=[])
-        self.levels = heading_levels
+        self.style = style
+        self.levels = style.levels
+        self.raw: dict[int, RawLine] = {}  # line id → the line as read, with its style
+        self.engine_kind: set[int] = set()  # line ids whose kind an engine decided
         self.line_gap = line_gap
         self.page = 0
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -162,7 +185,11 @@ class _Builder:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
             group_id, note = item.group, item.role == "note"
-            group.append(self._add_line(raw.words, raw.bbox, skip_bullet=True))
+            line_id = self._add_line(raw.words, raw.bbox, skip_bullet=True)
+            self.raw[line_id] = raw
+            if item.role is not None:
+                self.engine_kind.add(line_id)
+            group.append(line_id)
             last = raw
             self.previous_table = None
         self._close(group, kind, level)
@@ -171,14 +198,14 @@ class _Builder:
         if item.role is not None:
             return _ROLE_KINDS[item.role], (min(max(item.level, 1), 4)
                                             if item.role == "heading" else 0)
-        size = _size_class(raw.size)
-        if raw.mono:
+        size = size_class(raw.size)
+        if raw.mono and not self.style.mono_body:
             return "code", 0
         first = raw.words[0][1]
         smallest_heading = min(self.levels, default=float("inf"))
         if first in _BULLETS or (_NUMBERED_ITEM.match(first) and size < smallest_heading):
             return "list_item", 0
-        if size in self.levels and not _CAPTION.match(raw.text):
+        if size in self.levels and not CAPTION.match(raw.text):
             return "heading", self.levels[size]
         return "paragraph", 0
 
@@ -195,11 +222,38 @@ class _Builder:
         return line_id
 
     def _close(self, line_ids: list[int], kind: BlockKind, level: int) -> None:
-        if line_ids:
-            box = union(self.layout.lines[i].bbox for i in line_ids)
-            self.layout.blocks.append(Block(len(self.layout.blocks), self.page, kind, box,
-                                            tuple(line_ids), level))
-            line_ids.clear()
+        if not line_ids:
+            return
+        blocks = self.layout.blocks
+        lines = [self.raw[i] for i in line_ids if i in self.raw]
+        if lines and line_ids[0] not in self.engine_kind:
+            kind, level = refine(kind, level, lines, self.style)  # type: ignore[assignment]
+        before = blocks[-1] if blocks else None
+        if (kind == "heading" and before is not None and before.page == self.page
+                and before.kind != "table" and before.image_word is None
+                and len(before.line_ids) == 1
+                and is_section_number(self._text(before))):
+            # "5.1" set apart from its title: one heading "5.1 Results"
+            blocks.pop()
+            line_ids[:0] = before.line_ids
+        continues = (kind == "paragraph" and before is not None and before.kind == "paragraph"
+                     and self._continues_text(before, line_ids[0]))
+        box = union(self.layout.lines[i].bbox for i in line_ids)
+        blocks.append(Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
+                            continues=continues))
+        line_ids.clear()
+
+    def _text(self, block: Block) -> str:
+        return " ".join(self.layout.words[w].text for w in self.layout.block_words(block))
+
+    def _continues_text(self, before: Block, first_line: int) -> bool:
+        """Does a paragraph that starts with `first_line` carry on the paragraph
+        `before` across a column or page break (no full stop, then lower case)?"""
+        last = self.layout.words[self.layout.lines[before.line_ids[-1]].word_ids[-1]].text
+        first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
+        if last.endswith((".", "!", "?", ":", "\"", "”", ")")):
+            return False
+        return first[:1].islower() or last.endswith("-")
 
     def _add_image(self, item: Item) -> None:
         number = sum(1 for b in self.layout.blocks if b.kind == "image") + 1
@@ -251,7 +305,7 @@ class _Builder:
 def _continues(previous: RawLine, line: RawLine, line_gap: float) -> bool:
     """Is `line` the next line of the same paragraph (or list item, heading, code)?
     `line_gap` is the document's usual spacing between the lines of a paragraph."""
-    if line.mono != previous.mono or line.bold != previous.bold or _CAPTION.match(line.text):
+    if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
     height = max(previous.bbox[3] - previous.bbox[1], 1.0)
     gap = line.bbox[1] - previous.bbox[3]

@@ -62,6 +62,8 @@ class Block:
     level: int = 0  # heading level 1-4, 0 for other blocks
     table: Table | None = None
     image_word: int | None = None  # the placeholder Word of an image block
+    # a paragraph that carries on the previous one across a column or page break
+    continues: bool = False
 
 
 @dataclass(slots=True)
