@@ -230,7 +230,7 @@ class _Builder:
             kind, level = refine(kind, level, lines, self.style)  # type: ignore[assignment]
         before = blocks[-1] if blocks else None
         if (kind == "heading" and before is not None and before.page == self.page
-                and before.kind != "table" and before.image_word is None
+                and before.kind not in ("table", "image")
                 and len(before.line_ids) == 1
                 and is_section_number(self._text(before))):
             # "5.1" set apart from its title: one heading "5.1 Results"
@@ -256,15 +256,9 @@ class _Builder:
         return first[:1].islower() or last.endswith("-")
 
     def _add_image(self, item: Item) -> None:
-        number = sum(1 for b in self.layout.blocks if b.kind == "image") + 1
-        shown = self.display(item.bbox)
-        word_id, line_id = len(self.layout.words), len(self.layout.lines)
-        # The image's stand-in word is its markdown, so provenance treats it as text.
-        self.layout.words.append(Word(word_id, self.page, f"![image {number}](page-{self.page})",
-                                      shown, line_id, kind="image"))
-        self.layout.lines.append(Line(line_id, self.page, shown, (word_id,)))
-        self.layout.blocks.append(Block(len(self.layout.blocks), self.page, "image", shown,
-                                        (line_id,), image_word=word_id))
+        """A picture: a block with a box and no words (nothing of it is embedded)."""
+        self.layout.blocks.append(Block(len(self.layout.blocks), self.page, "image",
+                                        self.display(item.bbox)))
         self.previous_table = None
 
     def _add_table(self, item: Item, first_on_page: bool) -> None:
