@@ -125,16 +125,27 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
                            line.horizontal)
         items.append(Item("line", line.bbox, line=line))
     if not used_ocr:
-        for info in page.get_image_info():
-            box = tuple(info["bbox"])
-            if box[2] - box[0] > 8 and box[3] - box[1] > 8:  # skip hairline decorations
-                items.append(Item("image", box))
+        pictures = [box for info in page.get_image_info()
+                    if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
+        _mark_labels(items, pictures)
+        items.extend(Item("image", box) for box in pictures)  # no hairline decorations
     rect = page.rect
     text_width = rect.width if page.rotation % 180 == 0 else rect.height
     m = page.rotation_matrix
     return PageRead(page.number + 1, rect.width, rect.height, page.rotation,
                     (m.a, m.b, m.c, m.d, m.e, m.f), _in_order(items, text_width),
                     used_ocr, warning)
+
+
+def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
+    """Short lines set on a picture (callout numbers, labels) belong to the picture:
+    they are kept as notes, never joined to the body or taken for headings. A picture
+    under a whole text column is a background, and its lines are the body."""
+    for box in pictures:
+        on_it = [i for i in items if i.line is not None and _inside_any(i.bbox, [box])]
+        if on_it and sum(len(i.line.words) for i in on_it if i.line) <= 12:
+            for item in on_it:
+                item.role = "note"
 
 
 def _in_order(items: list[Item], width: float) -> list[Item]:
@@ -148,7 +159,8 @@ def _in_order(items: list[Item], width: float) -> list[Item]:
     notes = [i for i in items if i.line is not None and not i.line.horizontal]
     for note in notes:
         note.role = "note"
-    body = [i for i in items if i.role != "note"]
+    sideways_ids = {id(note) for note in notes}
+    body = [i for i in items if id(i) not in sideways_ids]
     return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
