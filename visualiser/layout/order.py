@@ -16,6 +16,7 @@ from visualiser.geometry import BBox
 from visualiser.layout.items import Item
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
+Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 
 
@@ -68,45 +69,75 @@ def _bands(items: list[Item]) -> list[list[Item]]:
 def _groups(bands: list[list[Item]]) -> list[list[Item]]:
     """Consecutive bands that share a column structure, merged."""
     groups: list[list[Item]] = []
-    has_gutter = False
+    own: list[tuple[float, float]] = []  # the gutters of the last group
     for band in bands:
         if groups:
             merged = groups[-1] + band
-            merged_gutter = bool(_gutters(merged))
-            band_gutter = bool(_gutters(band))
-            if merged_gutter or not (has_gutter or band_gutter):
+            gutters = _gutters(merged)
+            if _compatible(gutters, [g for g in (own, _gutters(band)) if g]):
                 groups[-1] = merged
-                has_gutter = merged_gutter
+                own = gutters
                 continue
         groups.append(list(band))
-        has_gutter = bool(_gutters(band))
+        own = _gutters(band)
     return groups
 
 
-def _gutters(items: list[Item]) -> list[tuple[float, float]]:
-    """Vertical strips at least MIN_GUTTER wide that no item covers, with items on
-    both sides."""
-    gaps: list[tuple[float, float]] = []
+
+def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
+    """Can two parts with gutters `parts` be read as one, with gutters `merged`?
+    Parts without gutters go with anything that keeps a gutter of the others; every
+    gutter of the parts must live on in a merged one, and one of them nearly whole.
+    (A line centred above two columns narrows their gutter to a sliver: it belongs
+    to neither column.)"""
+    if not parts:
+        return True  # one column on both sides
+
+    def overlaps(m: Gutter, o: Gutter) -> bool:
+        return m[0] < o[1] and o[0] < m[1]
+
+    def kept(m: Gutter, o: Gutter) -> bool:
+        return overlaps(m, o) and m[1] - m[0] >= min(0.5 * (o[1] - o[0]), 3 * MIN_GUTTER)
+
+    return (all(any(overlaps(m, o) for m in merged for o in part) for part in parts)
+            and any(kept(m, o) for part in parts for o in part for m in merged))
+
+
+def _gutters(items: list[Item]) -> list[Gutter]:
+    """Vertical strips that no item covers, with items on both sides, wider than
+    MIN_GUTTER and than the word spacing of the largest type around (a gap in a
+    title set at 32 pt is a space between words)."""
+    size = max((i.line.size for i in items if i.line is not None), default=0.0)
+    widest_space = max(MIN_GUTTER, 0.6 * size)
+    gaps: list[Gutter] = []
     reach = None
     for left, right in sorted((i.bbox[0], i.bbox[2]) for i in items):
-        if reach is not None and left - reach >= MIN_GUTTER:
+        if reach is not None and left - reach >= widest_space:
             gaps.append((reach, left))
         reach = right if reach is None else max(reach, right)
     return gaps
 
 
-def _columns(items: list[Item], gutters: list[tuple[float, float]]) -> list[list[Item]]:
-    """`items` split at the gutters, left to right, unless they read as rows."""
-    if not gutters:
-        return [items]
-    columns: list[list[Item]] = [[] for _ in range(len(gutters) + 1)]
-    for item in items:
-        centre = (item.bbox[0] + item.bbox[2]) / 2
-        columns[sum(1 for g in gutters if centre > g[1])].append(item)
-    columns = [c for c in columns if c]
-    if len(columns) > 1 and _reads_as_rows(columns):
-        return [items]
-    return columns
+def _columns(items: list[Item], gutters: list[Gutter]) -> list[list[Item]]:
+    """`items` split at the gutters, left to right, unless they read as rows. A gutter
+    that would leave a lone line as a column of its own (a section number beside its
+    title) is no gutter: the narrowest such one is dropped until none is left."""
+    gutters = list(gutters)
+    while gutters:
+        columns: list[list[Item]] = [[] for _ in range(len(gutters) + 1)]
+        for item in items:
+            centre = (item.bbox[0] + item.bbox[2]) / 2
+            columns[sum(1 for g in gutters if centre > g[1])].append(item)
+        light = [n for n, c in enumerate(columns) if _weight(c) < 2]
+        if not light:
+            return [items] if _reads_as_rows(columns) else columns
+        beside = {g for n in light for g in (n - 1, n) if 0 <= g < len(gutters)}
+        gutters.pop(min(beside, key=lambda g: gutters[g][1] - gutters[g][0]))
+    return [items]
+
+
+def _weight(column: list[Item]) -> int:
+    return sum(1 if i.kind == "line" else 2 for i in column)
 
 
 def _reads_as_rows(columns: list[list[Item]]) -> bool:

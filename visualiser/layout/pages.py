@@ -138,12 +138,15 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
 
 
 def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
-    """Short lines set on a picture (callout numbers, labels) belong to the picture:
-    they are kept as notes, never joined to the body or taken for headings. A picture
-    under a whole text column is a background, and its lines are the body."""
+    """Lines set sparsely on a picture (callout numbers, labels on a photo) belong to
+    the picture: they are kept as notes, never joined to the body or taken for
+    headings. Text that fills a picture (a heading on a tinted bar, a boxed summary)
+    is body text on a background."""
     for box in pictures:
         on_it = [i for i in items if i.line is not None and _inside_any(i.bbox, [box])]
-        if on_it and sum(len(i.line.words) for i in on_it if i.line) <= 12:
+        inked = sum((i.bbox[2] - i.bbox[0]) * (i.bbox[3] - i.bbox[1]) for i in on_it)
+        picture = (box[2] - box[0]) * (box[3] - box[1])
+        if on_it and inked < 0.05 * picture:  # a heading on a tinted bar is no label
             for item in on_it:
                 item.role = "note"
 
