@@ -71,7 +71,7 @@ def _same_row(a: RawLine, b: RawLine) -> bool:
         return False
     height = max(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1], 1.0)
     centre = abs((a.bbox[1] + a.bbox[3]) - (b.bbox[1] + b.bbox[3])) / 2
-    gap = b.bbox[0] - a.bbox[2]
+    gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # either may come first
     return centre < 0.3 * height and -1.0 < gap < 2.5 * max(a.size, 1.0)
 
 

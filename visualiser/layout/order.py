@@ -23,6 +23,8 @@ _INK = 0.2  # share of a line's height above and below that is leading, not ink
 def reading_order(items: list[Item], width: float = 0.0) -> list[Item]:
     """`items` in reading order. Images behind text (backgrounds, frames) come first:
     they would otherwise bridge every gutter they lie under."""
+    for n, item in enumerate(items):
+        item.seq = n
     lines = [i for i in items if i.kind == "line"]
     behind = [i for i in items if i.kind == "image" and _covers_lines(i.bbox, lines)]
     solid = [i for i in items if not (i.kind == "image" and _covers_lines(i.bbox, lines))]
@@ -164,15 +166,17 @@ def _same_row(a: BBox, b: BBox) -> bool:
 
 
 def _rows(items: list[Item]) -> list[Item]:
-    """Top to bottom, and left to right among items on one row."""
+    """Top to bottom; items on one row in the order the PDF writes them, which is
+    left to right for running text, and says what comes first where a row is not
+    running text (a title written before the number in the badge to its left)."""
     ordered: list[Item] = []
     row: list[Item] = []
     for item in sorted(items, key=lambda i: (i.bbox[1], i.bbox[0])):
         if row and not _same_row(row[0].bbox, item.bbox):
-            ordered.extend(sorted(row, key=lambda i: i.bbox[0]))
+            ordered.extend(sorted(row, key=lambda i: i.seq))
             row = []
         row.append(item)
-    ordered.extend(sorted(row, key=lambda i: i.bbox[0]))
+    ordered.extend(sorted(row, key=lambda i: i.seq))
     return ordered
 
 
