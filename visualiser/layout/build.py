@@ -46,33 +46,45 @@ def build_layout(pages: list[PageRead]) -> Layout:
 
 
 def _join_rows(items: list[Item]) -> list[Item]:
-    """Lines that follow each other on one row in one style become one line: PyMuPDF
-    splits a line at wide spaces, so a section number and its title ("5.1" and
-    "Results") or a justified line would otherwise be read as two."""
+    """Lines that follow each other on one row become one line: PyMuPDF splits a line
+    at wide spaces and at a change of baseline, so a section number and its title
+    ("5.1" and "Results"), a justified line or a footnote mark would otherwise be
+    read as several. (A mark set tight against a word stays a word of its own: the
+    text layer has no space there, but its words are what the boxes are drawn on.)"""
     joined: list[Item] = []
     for item in items:
         before = joined[-1] if joined else None
         if (before is not None and before.line is not None and item.line is not None
                 and before.role == item.role and before.group == item.group
                 and _same_row(before.line, item.line)):
-            a, b = before.line, item.line
-            before.line = RawLine(union((a.bbox, b.bbox)), a.words + b.words,
-                                  (a.size * len(a.text) + b.size * len(b.text))
-                                  / max(len(a.text) + len(b.text), 1),
-                                  a.bold and b.bold, a.mono and b.mono, a.horizontal)
+            before.line = _joined(before.line, item.line)
             before.bbox = before.line.bbox
             continue
         joined.append(item)
     return joined
 
 
+def _joined(a: RawLine, b: RawLine) -> RawLine:
+    main = a if len(a.text) >= len(b.text) else b
+    return RawLine(union((a.bbox, b.bbox)), a.words + b.words, main.size, a.bold and b.bold,
+                   a.mono and b.mono, a.horizontal)
+
+
 def _same_row(a: RawLine, b: RawLine) -> bool:
-    if not (a.horizontal and b.horizontal) or size_class(a.size) != size_class(b.size):
+    """Are `a` and `b` on one row: side by side at one baseline and size, or one a
+    smaller mark (a footnote number, an index) inside the other's height?"""
+    if not (a.horizontal and b.horizontal):
         return False
-    height = max(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1], 1.0)
-    centre = abs((a.bbox[1] + a.bbox[3]) - (b.bbox[1] + b.bbox[3])) / 2
     gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # either may come first
-    return centre < 0.3 * height and -1.0 < gap < 2.5 * max(a.size, 1.0)
+    if not -1.0 < gap < 2.5 * max(a.size, b.size, 1.0):
+        return False
+    if size_class(a.size) == size_class(b.size):
+        height = max(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1], 1.0)
+        return abs((a.bbox[1] + a.bbox[3]) - (b.bbox[1] + b.bbox[3])) / 2 < 0.3 * height
+    small, large = sorted((a, b), key=lambda line: line.size)
+    pad = 0.25 * (large.bbox[3] - large.bbox[1])
+    return (gap < 0.3 * large.size and small.size < 0.85 * large.size
+            and large.bbox[1] - pad <= small.bbox[1] and small.bbox[3] <= large.bbox[3] + pad)
 
 
 def _drop_running_lines(pages: list[PageRead]) -> int:
