@@ -12,7 +12,14 @@ import re
 from collections import Counter
 
 from visualiser.geometry import BBox, union
-from visualiser.layout.headings import CAPTION, DocumentStyle, is_section_number, refine, size_class
+from visualiser.layout.headings import (
+    CAPTION,
+    DocumentStyle,
+    is_section_number,
+    looks_like_heading,
+    refine,
+    size_class,
+)
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 
@@ -313,6 +320,8 @@ def _continues(previous: RawLine, line: RawLine, line_gap: float) -> bool:
     `line_gap` is the document's usual spacing between the lines of a paragraph."""
     if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
+    if looks_like_heading(previous.text) != looks_like_heading(line.text):
+        return False  # "TITLE II" or "GENERAL PROVISIONS" over its first paragraph
     height = max(previous.bbox[3] - previous.bbox[1], 1.0)
     gap = line.bbox[1] - previous.bbox[3]
     same_column = abs(line.bbox[0] - previous.bbox[0]) < 40 or line.bbox[0] > previous.bbox[0]

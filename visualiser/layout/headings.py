@@ -74,6 +74,18 @@ def is_section_number(text: str) -> bool:
     return bool(_SECTION_NUMBER.match(text.strip()))
 
 
+def looks_like_heading(text: str) -> bool:
+    """A short line in capitals or naming a division ("TITLE II", "Article 5"): it
+    heads what follows even when set like the body text."""
+    words = text.split()
+    if not words or len(words) > 10:
+        return False
+    if _DIVISION.match(text) and len(words) <= 6 and not text.rstrip().endswith("."):
+        return True
+    letters = len(_LETTER.findall(text))
+    return letters >= 4 and text.upper() == text and text.lower() != text
+
+
 def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) -> tuple[str, int]:
     """The kind and level of a block gathered from `lines` as `kind`, corrected."""
     text = " ".join(line.text for line in lines).strip()
