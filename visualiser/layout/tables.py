@@ -1,50 +1,405 @@
-"""Tables on a page: PyMuPDF's `find_tables` where the page has rules, cells filled
-with the text layer's words."""
+"""Tables on a page, with their cells filled with the text layer's words.
+
+Ruled tables are found from the page's own drawings: strokes that cross form a grid
+(at least two horizontal and two vertical ones), the grid's cells are the regions its
+strokes close, and every word whose centre lies in the grid's box goes to the cell
+around it. Underlines, column separators and single boxes never form a grid; grids
+that are mostly empty (a form's fields), a single row of boxes or a frame around a
+figure are not tables. Unruled tables (columns aligned by whitespace) are in
+`unruled.py`.
+
+PyMuPDF's `page.find_tables()` is not used: it builds its own character list of the
+page (it cannot reuse our text page), computes a header we never use (rendering
+pixmaps to compare colours) in every table it constructs, and on a rotated page
+rewrites the page's content stream and returns cells in displayed coordinates while
+our words are unrotated. Here everything is computed in one "reading space": the
+text space turned so that the table's text runs left to right (the identity unless
+the text itself is set sideways), and the results are handed back in text space.
+"""
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
 import pymupdf
 
-from visualiser.layout.items import Item
+from visualiser.geometry import BBox
+from visualiser.layout.items import Item, WordBox
+
+TOLERANCE = 3.0  # strokes this close are one stroke; ends this close touch (as PyMuPDF)
+_THIN = 3.0  # a filled rectangle at most this thick is drawn as a rule
+_MIN_STROKE = 1.0
+MIN_FILLED_SHARE = 0.5  # a table has words in at least half of its cells
+_WHITE = 0.95
+MAX_SHAPES = 8  # curved or slanted drawings a table may hold (check marks, rounded corners)
+_HAS_TEXT = re.compile(r"[^\W_]")  # a letter or digit: dot leaders do not fill a cell
+MAX_CUT_SHARE = 0.05  # of a table's text lines, at most this share run out of its box
+
+
+@dataclass(slots=True)
+class _Segment:
+    pos: float  # y of a horizontal stroke, x of a vertical one
+    lo: float
+    hi: float
+    cluster: int = 0
+
+
+# -- orientation -------------------------------------------------------------------
+
+Transform = Callable[[BBox], BBox]
+
+
+def _identity(b: BBox) -> BBox:
+    return b
+
+
+def _upward(b: BBox) -> BBox:  # text running bottom to top: turn it a quarter clockwise
+    return (-b[3], b[0], -b[1], b[2])
+
+
+def _upward_back(b: BBox) -> BBox:
+    return (b[1], -b[2], b[3], -b[0])
+
+
+def _downward(b: BBox) -> BBox:  # text running top to bottom
+    return (b[1], -b[2], b[3], -b[0])
+
+
+def _downward_back(b: BBox) -> BBox:
+    return (-b[3], b[0], -b[1], b[2])
+
+
+def _flipped(b: BBox) -> BBox:  # upside down (an involution: its own inverse)
+    return (-b[2], -b[3], -b[0], -b[1])
+
+
+_TURNS: dict[tuple[int, int], tuple[Transform, Transform]] = {
+    (1, 0): (_identity, _identity),
+    (0, -1): (_upward, _upward_back),
+    (0, 1): (_downward, _downward_back),
+    (-1, 0): (_flipped, _flipped),
+}
+
+
+def reading_turn(textpage: pymupdf.TextPage,
+                 region: BBox | None = None) -> tuple[Transform, Transform]:
+    """(to reading space, back to text space) for the direction most characters of
+    `region` (text space) run in. Exact: only swaps and negations."""
+    votes: Counter[tuple[int, int]] = Counter()
+    for block in textpage.extractDICT()["blocks"]:
+        for line in block.get("lines", ()):
+            box = line["bbox"]
+            if region is not None and not (box[0] < region[2] and box[2] > region[0]
+                                           and box[1] < region[3] and box[3] > region[1]):
+                continue
+            cos, sin = line["dir"]
+            votes[(round(cos), round(sin))] += sum(len(s["text"]) for s in line["spans"])
+    direction = votes.most_common(1)[0][0] if votes else (1, 0)
+    return _TURNS.get(direction, _TURNS[(1, 0)])
+
+
+# -- strokes and grids -------------------------------------------------------------
+
+
+def stroke_boxes(page: pymupdf.Page) -> tuple[list[BBox], list[BBox]]:
+    """Axis-aligned strokes of the page's drawings as thin boxes, in text space:
+    lines, the edges of rectangles, thin filled rectangles (rules); and the boxes of
+    the drawings that have curves or slanted lines (a figure's shapes). Curves
+    themselves (rounded corners) and white fills (backgrounds no one sees) make no
+    strokes."""
+    boxes: list[BBox] = []
+    shapes: list[BBox] = []
+    for path in page.get_cdrawings():
+        if path.get("type") == "f" and all(c >= _WHITE for c in (path.get("fill") or (0,))):
+            continue
+        curved = False
+        for item in path["items"]:
+            kind = item[0]
+            if kind == "c":
+                curved = True
+            elif kind == "l":
+                (xa, ya), (xb, yb) = item[1], item[2]
+                if abs(xa - xb) < 1 or abs(ya - yb) < 1:
+                    boxes.append((min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb)))
+                else:
+                    curved = True
+            elif kind in ("re", "qu"):
+                if kind == "re":
+                    x0, y0, x1, y1 = item[1]
+                else:
+                    points = item[1]
+                    xs, ys = [p[0] for p in points], [p[1] for p in points]
+                    if len({round(x) for x in xs}) > 2 or len({round(y) for y in ys}) > 2:
+                        continue  # a turned quad: not a ruling
+                    x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+                if x1 - x0 <= _THIN or y1 - y0 <= _THIN:
+                    boxes.append((x0, y0, x1, y1))
+                else:
+                    boxes.extend([(x0, y0, x1, y0), (x0, y1, x1, y1),
+                                  (x0, y0, x0, y1), (x1, y0, x1, y1)])
+        if curved:
+            shapes.append(tuple(path["rect"]))
+    return boxes, shapes
+
+
+def _segments(boxes: Sequence[BBox]) -> tuple[list[_Segment], list[_Segment]]:
+    """Horizontal and vertical strokes (reading space), collinear ones joined and
+    positions snapped: strokes within TOLERANCE of one position share it."""
+    horizontal, vertical = [], []
+    for x0, y0, x1, y1 in boxes:
+        width, height = x1 - x0, y1 - y0
+        if height <= _THIN and width >= _MIN_STROKE and width > height:
+            horizontal.append(_Segment((y0 + y1) / 2, x0, x1))
+        elif width <= _THIN and height >= _MIN_STROKE and height > width:
+            vertical.append(_Segment((x0 + x1) / 2, y0, y1))
+    return _joined(horizontal), _joined(vertical)
+
+
+def _joined(segments: list[_Segment]) -> list[_Segment]:
+    segments.sort(key=lambda s: s.pos)
+    clusters: list[list[_Segment]] = []
+    for seg in segments:
+        if clusters and seg.pos - clusters[-1][-1].pos <= TOLERANCE:
+            clusters[-1].append(seg)
+        else:
+            clusters.append([seg])
+    joined: list[_Segment] = []
+    for number, cluster in enumerate(clusters):
+        pos = sorted(s.pos for s in cluster)[len(cluster) // 2]
+        cluster.sort(key=lambda s: s.lo)
+        current = _Segment(pos, cluster[0].lo, cluster[0].hi, number)
+        for seg in cluster[1:]:
+            if seg.lo <= current.hi + TOLERANCE:
+                current.hi = max(current.hi, seg.hi)
+            else:
+                joined.append(current)
+                current = _Segment(pos, seg.lo, seg.hi, number)
+        joined.append(current)
+    return joined
+
+
+def _grids(horizontal: list[_Segment],
+           vertical: list[_Segment]) -> list[tuple[list[_Segment], list[_Segment]]]:
+    """Groups of strokes connected by crossings, with at least two strokes each way."""
+    parent = list(range(len(horizontal) + len(vertical)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    by_x = sorted(range(len(vertical)), key=lambda k: vertical[k].pos)
+    xs = [vertical[k].pos for k in by_x]
+    for i, h in enumerate(horizontal):
+        for k in by_x[bisect_left(xs, h.lo - TOLERANCE):bisect_right(xs, h.hi + TOLERANCE)]:
+            v = vertical[k]
+            if v.lo - TOLERANCE <= h.pos <= v.hi + TOLERANCE:
+                a, b = root(i), root(len(horizontal) + k)
+                if a != b:
+                    parent[a] = b
+    groups: dict[int, tuple[list[_Segment], list[_Segment]]] = {}
+    for i, h in enumerate(horizontal):
+        groups.setdefault(root(i), ([], []))[0].append(h)
+    for k, v in enumerate(vertical):
+        groups.setdefault(root(len(horizontal) + k), ([], []))[1].append(v)
+    return [(hs, vs) for hs, vs in groups.values()
+            if len({s.cluster for s in hs}) >= 2 and len({s.cluster for s in vs}) >= 2]
+
+
+def _covered(segments: dict[float, list[tuple[float, float]]], pos: float,
+             lo: float, hi: float) -> bool:
+    return any(a <= lo + TOLERANCE and b >= hi - TOLERANCE for a, b in segments.get(pos, ()))
+
+
+class _Grid:
+    """A grid's atomic cells (between consecutive stroke positions), merged where no
+    stroke separates them into the cells a reader sees."""
+
+    def __init__(self, horizontal: list[_Segment], vertical: list[_Segment]) -> None:
+        self.ys = sorted({s.pos for s in horizontal})
+        self.xs = sorted({s.pos for s in vertical})
+        h_at: dict[float, list[tuple[float, float]]] = {}
+        v_at: dict[float, list[tuple[float, float]]] = {}
+        for s in horizontal:
+            h_at.setdefault(s.pos, []).append((s.lo, s.hi))
+        for s in vertical:
+            v_at.setdefault(s.pos, []).append((s.lo, s.hi))
+        rows, cols = len(self.ys) - 1, len(self.xs) - 1
+        parent = list(range(rows * cols))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for i in range(rows):
+            for j in range(cols):
+                here = i * cols + j
+                if j + 1 < cols and not _covered(v_at, self.xs[j + 1], self.ys[i], self.ys[i + 1]):
+                    parent[root(here)] = root(here + 1)
+                if i + 1 < rows and not _covered(h_at, self.ys[i + 1], self.xs[j], self.xs[j + 1]):
+                    parent[root(here)] = root(here + cols)
+        self.owner = [[root(i * cols + j) for j in range(cols)] for i in range(rows)]
+
+    def position(self, x: float, y: float, rows: range, cols: range) -> tuple[int, int]:
+        """The atomic cell of point (x, y), clamped into the kept rows and columns."""
+        i = min(max(bisect_right(self.ys, y) - 1, rows.start), rows.stop - 1)
+        j = min(max(bisect_right(self.xs, x) - 1, cols.start), cols.stop - 1)
+        return i, j
+
+
+@dataclass(slots=True)
+class _Word:
+    x: float  # centre, reading space
+    y: float
+    box: BBox  # reading space
+    word: WordBox  # as the text layer gives it (text space)
+    line: tuple[int, int]  # (block, line) of the text layer
+
+
+def ruled_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
+                 raw_words: list[tuple]) -> list[Item]:
+    """The ruled tables of `page`, cheap when the page has no grid of strokes."""
+    strokes, shapes = stroke_boxes(page)
+    if len(strokes) < 4:
+        return []
+    # Is there any grid at all, before asking which way the text runs?
+    h, v = _segments(strokes)
+    if len(h) < 2 or len(v) < 2 or not _grids(h, v):
+        return []
+    to_reading, to_text = reading_turn(textpage)
+    h, v = _segments([to_reading(b) for b in strokes])
+    words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
+    word_ys = [w.y for w in words]
+    lines: dict[tuple[int, int], list[_Word]] = {}
+    for w in words:
+        lines.setdefault(w.line, []).append(w)
+    tables: list[tuple[BBox, list[list[list[WordBox]]], int]] = []
+    for hs, vs in _grids(h, v):
+        table = _table_of(_Grid(hs, vs), words, word_ys)
+        if table is not None and not _cuts_lines(table[0], words, word_ys, lines):
+            tables.append((*table, len(hs) + len(vs)))
+    shape_centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in map(to_reading, shapes)]
+    tables = [t for t in tables if not _is_figure(t[0], t[2], shape_centres)]
+    kept = [t for t in tables
+            if not any(o is not t and _inside(t[0], o[0]) for o in tables)]
+    return [Item("table", to_text(box), rows=rows) for box, rows, _ in kept]
+
+
+def _is_figure(box: BBox, strokes: int, shape_centres: list[tuple[float, float]]) -> bool:
+    """A frame around a diagram: more curved or slanted shapes (circles, arrows)
+    inside than half its straight strokes. A table's few curves are rounded corners
+    or check boxes."""
+    shapes = sum(1 for x, y in shape_centres if box[0] <= x <= box[2] and box[1] <= y <= box[3])
+    return shapes > max(MAX_SHAPES, strokes / 2)
+
+
+def _reading_word(w: tuple, to_reading: Transform) -> _Word:
+    box = to_reading((w[0], w[1], w[2], w[3]))
+    return _Word((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box,
+                 ((w[0], w[1], w[2], w[3]), w[4]), (w[5], w[6]))
+
+
+def _inside(inner: BBox, outer: BBox) -> bool:
+    return (inner[0] >= outer[0] - TOLERANCE and inner[1] >= outer[1] - TOLERANCE
+            and inner[2] <= outer[2] + TOLERANCE and inner[3] <= outer[3] + TOLERANCE)
+
+
+def _cuts_lines(box: BBox, words: list[_Word], word_ys: list[float],
+                lines: dict[tuple[int, int], list[_Word]]) -> bool:
+    """Does the box cut through text lines? A table holds its lines whole; a box whose
+    edge runs through the middle of sentences is part of a form's layout (amount
+    columns beside their labels), not a table."""
+    inside = {w.line for w in _words_in(box, words, word_ys) if _HAS_TEXT.search(w.word[1])}
+    cut = sum(1 for key in inside
+              if any(not (box[0] <= w.x <= box[2] and box[1] <= w.y <= box[3])
+                     for w in lines[key]))
+    return cut > MAX_CUT_SHARE * len(inside)
+
+
+def _words_in(box: BBox, words: list[_Word], word_ys: list[float]) -> list[_Word]:
+    """Words whose centre lies in `box` (edges included, as pages.py tests it)."""
+    start, stop = bisect_left(word_ys, box[1]), bisect_right(word_ys, box[3])
+    return [w for w in words[start:stop] if box[0] <= w.x <= box[2]]
+
+
+def _table_of(grid: _Grid, words: list[_Word],
+              word_ys: list[float]) -> tuple[BBox, list[list[list[WordBox]]]] | None:
+    rows, cols = range(len(grid.ys) - 1), range(len(grid.xs) - 1)
+    full = (grid.xs[0], grid.ys[0], grid.xs[-1], grid.ys[-1])
+    counts: Counter[tuple[int, int]] = Counter(
+        grid.position(w.x, w.y, rows, cols) for w in _words_in(full, words, word_ys))
+    rows, cols = _peeled(grid, counts, rows, cols)
+    if len(rows) < 1 or len(cols) < 1:
+        return None
+    box = (grid.xs[cols.start], grid.ys[rows.start], grid.xs[cols.stop], grid.ys[rows.stop])
+    # A merged cell is met first at its top-left atomic cell: its place in the rows.
+    starts: dict[int, tuple[int, int]] = {}
+    for i in rows:
+        for j in cols:
+            starts.setdefault(grid.owner[i][j], (i, j))
+    row_at = sorted({i for i, _ in starts.values()})
+    col_at = sorted({j for _, j in starts.values()})
+    if len(row_at) < 2 or len(col_at) < 2:
+        return None  # one row of boxes (a form's comb field) or one column: no table
+    content: dict[int, list[_Word]] = {}
+    for w in _words_in(box, words, word_ys):
+        i, j = grid.position(w.x, w.y, rows, cols)
+        content.setdefault(grid.owner[i][j], []).append(w)
+    filled = sum(1 for inside in content.values() if any(_HAS_TEXT.search(w.word[1])
+                                                         for w in inside))
+    if filled < 2 or filled < MIN_FILLED_SHARE * len(starts):
+        return None  # mostly empty cells: a form's fields, not a table
+    row_index = {i: n for n, i in enumerate(row_at)}
+    col_index = {j: n for n, j in enumerate(col_at)}
+    table: list[list[list[WordBox]]] = [[[] for _ in col_at] for _ in row_at]
+    for cell, (i, j) in starts.items():
+        inside = content.get(cell, [])
+        inside.sort(key=lambda w: (round(w.box[1]), w.box[0]))
+        table[row_index[i]][col_index[j]] = [w.word for w in inside]
+    return box, table
+
+
+def _peeled(grid: _Grid, counts: Counter[tuple[int, int]], rows: range,
+            cols: range) -> tuple[range, range]:
+    """Take off what frames a table rather than belongs to it: empty rows and columns
+    at its edges (the margin between a frame and the table it holds) and, at the top,
+    rows that are one cell across the whole width (a title set inside the frame; its
+    words stay text lines)."""
+    def column_empty(j: int) -> bool:
+        return not any(counts[(i, j)] for i in rows)
+
+    def row_empty(i: int) -> bool:
+        return not any(counts[(i, j)] for j in cols)
+
+    def one_cell_across(i: int) -> bool:
+        owners = {grid.owner[i][j] for j in cols}
+        below = {grid.owner[i + 1][j] for j in cols} if i + 1 < rows.stop else set()
+        return len(owners) == 1 and not owners & below and len(cols) > 1
+
+    changed = True
+    while changed and len(rows) and len(cols):
+        changed = False
+        if column_empty(cols.start):
+            cols, changed = range(cols.start + 1, cols.stop), True
+        elif len(cols) and column_empty(cols.stop - 1):
+            cols, changed = range(cols.start, cols.stop - 1), True
+        elif row_empty(rows.start) or one_cell_across(rows.start):
+            rows, changed = range(rows.start + 1, rows.stop), True
+        elif len(rows) and row_empty(rows.stop - 1):
+            rows, changed = range(rows.start, rows.stop - 1), True
+    return rows, cols
 
 
 def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Item]:
-    # find_tables() is by far the slowest step. Its default strategy finds ruled
-    # tables, which need both horizontal and vertical strokes: skip pages without.
-    if not _has_rules(page):
-        return []
-    items = []
+    """Every table of the page: rows → cells → words, all in text space."""
     words = textpage.extractWORDS()
-    for table in page.find_tables().tables:
-        if table.row_count < 1 or table.col_count < 2:
-            continue
-        rows = []
-        for row in table.rows:
-            cells = []
-            for cell in row.cells:
-                inside = [] if cell is None else [
-                    ((x0, y0, x1, y1), text) for x0, y0, x1, y1, text, *_ in words
-                    if cell[0] <= (x0 + x1) / 2 <= cell[2] and cell[1] <= (y0 + y1) / 2 <= cell[3]
-                ]
-                inside.sort(key=lambda w: (round(w[0][1]), w[0][0]))
-                cells.append(inside)
-            rows.append(cells)
-        items.append(Item("table", tuple(table.bbox), rows=rows))
-    return items
-
-
-def _has_rules(page: pymupdf.Page) -> bool:
-    horizontal = vertical = False
-    for path in page.get_cdrawings():
-        for item in path["items"]:
-            if item[0] == "re":
-                x0, y0, x1, y1 = item[1]
-                horizontal |= x1 - x0 > 10
-                vertical |= y1 - y0 > 10
-            elif item[0] == "l":
-                (xa, ya), (xb, yb) = item[1], item[2]
-                horizontal |= abs(ya - yb) < 1 and abs(xa - xb) > 10
-                vertical |= abs(xa - xb) < 1 and abs(ya - yb) > 10
-            if horizontal and vertical:
-                return True
-    return False
+    if not words:
+        return []
+    return ruled_tables(page, textpage, words)
