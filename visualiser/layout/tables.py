@@ -29,12 +29,16 @@ import pymupdf
 
 from visualiser.geometry import BBox
 from visualiser.layout.items import Item, WordBox
+from visualiser.layout.unruled import Word, unruled_tables
 
 TOLERANCE = 3.0  # strokes this close are one stroke; ends this close touch (as PyMuPDF)
 _THIN = 3.0  # a filled rectangle at most this thick is drawn as a rule
 _MIN_STROKE = 1.0
 MIN_FILLED_SHARE = 0.5  # a table has words in at least half of its cells
 _WHITE = 0.95
+CJK_SHARE = 0.3
+_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
+_FIELD_HEIGHT = 15.0  # vertical strokes up to this long are the sides of fields and boxes
 MAX_SHAPES = 8  # curved or slanted drawings a table may hold (check marks, rounded corners)
 _HAS_TEXT = re.compile(r"[^\W_]")  # a letter or digit: dot leaders do not fill a cell
 MAX_CUT_SHARE = 0.05  # of a table's text lines, at most this share run out of its box
@@ -85,21 +89,24 @@ _TURNS: dict[tuple[int, int], tuple[Transform, Transform]] = {
 }
 
 
-def reading_turn(textpage: pymupdf.TextPage,
-                 region: BBox | None = None) -> tuple[Transform, Transform]:
-    """(to reading space, back to text space) for the direction most characters of
-    `region` (text space) run in. Exact: only swaps and negations."""
+def reading_turn(raw_words: list[tuple]) -> tuple[Transform, Transform]:
+    """(to reading space, back to text space) for the direction the page's lines run
+    in, voted by their words (the first and last word of each line of several). Exact:
+    only swaps and negations."""
     votes: Counter[tuple[int, int]] = Counter()
-    for block in textpage.extractDICT()["blocks"]:
-        for line in block.get("lines", ()):
-            box = line["bbox"]
-            if region is not None and not (box[0] < region[2] and box[2] > region[0]
-                                           and box[1] < region[3] and box[3] > region[1]):
-                continue
-            cos, sin = line["dir"]
-            votes[(round(cos), round(sin))] += sum(len(s["text"]) for s in line["spans"])
+    first: dict[tuple[int, int], tuple] = {}
+    last: dict[tuple[int, int], tuple] = {}
+    for w in raw_words:
+        first.setdefault((w[5], w[6]), w)
+        last[(w[5], w[6])] = w
+    for key, a in first.items():
+        b = last[key]
+        dx = (b[0] + b[2]) - (a[0] + a[2])
+        dy = (b[1] + b[3]) - (a[1] + a[3])
+        if dx or dy:
+            votes[(1 if dx > 0 else -1, 0) if abs(dx) >= abs(dy) else (0, 1 if dy > 0 else -1)] += 1
     direction = votes.most_common(1)[0][0] if votes else (1, 0)
-    return _TURNS.get(direction, _TURNS[(1, 0)])
+    return _TURNS[direction]
 
 
 # -- strokes and grids -------------------------------------------------------------
@@ -254,30 +261,49 @@ class _Grid:
         return i, j
 
 
-@dataclass(slots=True)
-class _Word:
-    x: float  # centre, reading space
-    y: float
-    box: BBox  # reading space
-    word: WordBox  # as the text layer gives it (text space)
-    line: tuple[int, int]  # (block, line) of the text layer
-
-
-def ruled_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
-                 raw_words: list[tuple]) -> list[Item]:
-    """The ruled tables of `page`, cheap when the page has no grid of strokes."""
+def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Item]:
+    """Every table of the page, ruled or not: rows → cells → words, in text space."""
+    raw_words = textpage.extractWORDS()
+    if not raw_words:
+        return []
+    to_reading, to_text = reading_turn(raw_words)
+    words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
     strokes, shapes = stroke_boxes(page)
+    found = ruled_tables(strokes, shapes, words, to_reading)
+    if found:
+        words = [w for w in words if not any(_holds(box, w) for box, _ in found)]
+    if words and sum(1 for w in words if _CJK.search(w.word[1])) < CJK_SHARE * len(words):
+        # Columns aligned by whitespace need words parted by spaces: CJK text has none.
+        rulings = [b for b in map(to_reading, strokes) if b[3] - b[1] > b[2] - b[0]]
+        found += [t for t in unruled_tables(words) if not _drawn(t[0], rulings)]
+    return [Item("table", to_text(box), rows=rows) for box, rows in found]
+
+
+def _holds(box: BBox, w: Word) -> bool:
+    return box[0] <= w.x <= box[2] and box[1] <= w.y <= box[3]
+
+
+def _drawn(box: BBox, rulings: list[BBox]) -> bool:
+    """Are there short vertical strokes inside `box` (the sides of a form's fields
+    and check boxes)? Then its columns are a form's layout, not an unruled table.
+    Long column rules (a partly ruled table) are fine."""
+    inside = sum(1 for r in rulings if _THIN <= r[3] - r[1] <= _FIELD_HEIGHT
+                 and box[0] < (r[0] + r[2]) / 2 < box[2] and box[1] < (r[1] + r[3]) / 2 < box[3])
+    return inside >= 2
+
+
+def ruled_tables(strokes: list[BBox], shapes: list[BBox], words: list[Word],
+                 to_reading: Transform) -> list[tuple[BBox, list[list[list[WordBox]]]]]:
+    """The ruled tables (reading space) drawn by `strokes` (text space), `words`
+    sorted by their centre's y. Cheap when the page has no grid of strokes."""
     if len(strokes) < 4:
         return []
-    # Is there any grid at all, before asking which way the text runs?
-    h, v = _segments(strokes)
+    h, v = _segments(strokes)  # any grid at all? (a quarter turn would only swap h and v)
     if len(h) < 2 or len(v) < 2 or not _grids(h, v):
         return []
-    to_reading, to_text = reading_turn(textpage)
     h, v = _segments([to_reading(b) for b in strokes])
-    words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
     word_ys = [w.y for w in words]
-    lines: dict[tuple[int, int], list[_Word]] = {}
+    lines: dict[tuple[int, int], list[Word]] = {}
     for w in words:
         lines.setdefault(w.line, []).append(w)
     tables: list[tuple[BBox, list[list[list[WordBox]]], int]] = []
@@ -287,9 +313,20 @@ def ruled_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
             tables.append((*table, len(hs) + len(vs)))
     shape_centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in map(to_reading, shapes)]
     tables = [t for t in tables if not _is_figure(t[0], t[2], shape_centres)]
-    kept = [t for t in tables
-            if not any(o is not t and _inside(t[0], o[0]) for o in tables)]
-    return [Item("table", to_text(box), rows=rows) for box, rows, _ in kept]
+    # A grid inside another's cell is emitted once: as part of that cell's text.
+    return [(box, rows) for box, rows, _ in tables
+            if not any(o[0] != box and _inside(box, o[0]) for o in tables)]
+
+
+def _reading_word(w: tuple, to_reading: Transform) -> Word:
+    box = to_reading((w[0], w[1], w[2], w[3]))
+    return Word((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box,
+                ((w[0], w[1], w[2], w[3]), w[4]), (w[5], w[6]))
+
+
+def _inside(inner: BBox, outer: BBox) -> bool:
+    return (inner[0] >= outer[0] - TOLERANCE and inner[1] >= outer[1] - TOLERANCE
+            and inner[2] <= outer[2] + TOLERANCE and inner[3] <= outer[3] + TOLERANCE)
 
 
 def _is_figure(box: BBox, strokes: int, shape_centres: list[tuple[float, float]]) -> bool:
@@ -300,19 +337,8 @@ def _is_figure(box: BBox, strokes: int, shape_centres: list[tuple[float, float]]
     return shapes > max(MAX_SHAPES, strokes / 2)
 
 
-def _reading_word(w: tuple, to_reading: Transform) -> _Word:
-    box = to_reading((w[0], w[1], w[2], w[3]))
-    return _Word((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box,
-                 ((w[0], w[1], w[2], w[3]), w[4]), (w[5], w[6]))
-
-
-def _inside(inner: BBox, outer: BBox) -> bool:
-    return (inner[0] >= outer[0] - TOLERANCE and inner[1] >= outer[1] - TOLERANCE
-            and inner[2] <= outer[2] + TOLERANCE and inner[3] <= outer[3] + TOLERANCE)
-
-
-def _cuts_lines(box: BBox, words: list[_Word], word_ys: list[float],
-                lines: dict[tuple[int, int], list[_Word]]) -> bool:
+def _cuts_lines(box: BBox, words: list[Word], word_ys: list[float],
+                lines: dict[tuple[int, int], list[Word]]) -> bool:
     """Does the box cut through text lines? A table holds its lines whole; a box whose
     edge runs through the middle of sentences is part of a form's layout (amount
     columns beside their labels), not a table."""
@@ -323,13 +349,13 @@ def _cuts_lines(box: BBox, words: list[_Word], word_ys: list[float],
     return cut > MAX_CUT_SHARE * len(inside)
 
 
-def _words_in(box: BBox, words: list[_Word], word_ys: list[float]) -> list[_Word]:
+def _words_in(box: BBox, words: list[Word], word_ys: list[float]) -> list[Word]:
     """Words whose centre lies in `box` (edges included, as pages.py tests it)."""
     start, stop = bisect_left(word_ys, box[1]), bisect_right(word_ys, box[3])
     return [w for w in words[start:stop] if box[0] <= w.x <= box[2]]
 
 
-def _table_of(grid: _Grid, words: list[_Word],
+def _table_of(grid: _Grid, words: list[Word],
               word_ys: list[float]) -> tuple[BBox, list[list[list[WordBox]]]] | None:
     rows, cols = range(len(grid.ys) - 1), range(len(grid.xs) - 1)
     full = (grid.xs[0], grid.ys[0], grid.xs[-1], grid.ys[-1])
@@ -348,7 +374,7 @@ def _table_of(grid: _Grid, words: list[_Word],
     col_at = sorted({j for _, j in starts.values()})
     if len(row_at) < 2 or len(col_at) < 2:
         return None  # one row of boxes (a form's comb field) or one column: no table
-    content: dict[int, list[_Word]] = {}
+    content: dict[int, list[Word]] = {}
     for w in _words_in(box, words, word_ys):
         i, j = grid.position(w.x, w.y, rows, cols)
         content.setdefault(grid.owner[i][j], []).append(w)
@@ -395,11 +421,3 @@ def _peeled(grid: _Grid, counts: Counter[tuple[int, int]], rows: range,
         elif len(rows) and row_empty(rows.stop - 1):
             rows, changed = range(rows.start, rows.stop - 1), True
     return rows, cols
-
-
-def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Item]:
-    """Every table of the page: rows → cells → words, all in text space."""
-    words = textpage.extractWORDS()
-    if not words:
-        return []
-    return ruled_tables(page, textpage, words)

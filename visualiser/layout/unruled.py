@@ -1,0 +1,193 @@
+"""Unruled tables: columns aligned by whitespace alone.
+
+Works on text lines, not characters, so that a page without aligned columns costs
+one pass over its words. A line is cut into segments where its words are at least
+about an em apart; segments at one height form a row. A table is a run of at least
+MIN_ROWS rows, each close below the last, that keep at least MIN_GUTTERS common
+gutters (vertical strips of whitespace no word of any row crosses). Prose never
+qualifies: its lines are one segment each (a two-column page gives one gutter), and
+a wide segment (a line of prose) beside the run ends it. Everything is in reading
+space (see `tables.py`), so a sideways table is read row by row, not column by column.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from statistics import median
+
+from visualiser.geometry import BBox
+from visualiser.layout.items import WordBox
+
+MIN_ROWS = 4
+MIN_GUTTERS = 3  # so at least four columns: two-column prose has one gutter
+GAP_EMS = 0.9  # a gap of at least this many word heights parts two cells
+MIN_GUTTER = 2.0  # points of whitespace a shared gutter keeps
+PROSE_SHARE = 0.35  # a segment wider than this share of the text width is prose
+MIN_FILLED_SHARE = 0.5
+
+
+@dataclass(slots=True)
+class Word:
+    x: float  # centre, reading space
+    y: float
+    box: BBox  # reading space
+    word: WordBox  # text space
+    line: tuple[int, int]
+
+
+@dataclass(slots=True)
+class _Segment:
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    words: list[Word]
+
+
+@dataclass(slots=True)
+class _Row:
+    segments: list[_Segment] = field(default_factory=list)
+    prose: list[_Segment] = field(default_factory=list)
+
+    @property
+    def y0(self) -> float:
+        return min(s.y0 for s in self.segments + self.prose)
+
+    @property
+    def y1(self) -> float:
+        return max(s.y1 for s in self.segments + self.prose)
+
+
+def unruled_tables(words: list[Word]) -> list[tuple[BBox, list[list[list[WordBox]]]]]:
+    """(reading-space box, rows → cells → words) of each unruled table among `words`."""
+    segments = _segments(words)
+    rows = _rows(segments)
+    # The gate: without MIN_ROWS rows of four cells or more there is nothing to try.
+    if sum(1 for r in rows if len(r.segments) > MIN_GUTTERS) < MIN_ROWS:
+        return []
+    height = median(s.y1 - s.y0 for s in segments)
+    tables = []
+    for run, gutters in _runs(rows, height):
+        table = _table(run, gutters, words)
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+def _segments(words: list[Word]) -> list[_Segment]:
+    by_line: dict[tuple[int, int], list[Word]] = {}
+    for w in words:
+        by_line.setdefault(w.line, []).append(w)
+    segments = []
+    for line in by_line.values():
+        line.sort(key=lambda w: w.box[0])
+        height = median(w.box[3] - w.box[1] for w in line)
+        current = [line[0]]
+        for w in line[1:]:
+            if w.box[0] - current[-1].box[2] >= GAP_EMS * height:
+                segments.append(_segment(current))
+                current = []
+            current.append(w)
+        segments.append(_segment(current))
+    return segments
+
+
+def _segment(words: list[Word]) -> _Segment:
+    return _Segment(min(w.box[0] for w in words), max(w.box[2] for w in words),
+                    min(w.box[1] for w in words), max(w.box[3] for w in words), words)
+
+
+def _rows(segments: list[_Segment]) -> list[_Row]:
+    """Segments whose vertical middles are within half a line of each other."""
+    text_width = (max(s.x1 for s in segments) - min(s.x0 for s in segments)) if segments else 0
+    segments = sorted(segments, key=lambda s: (s.y0 + s.y1) / 2)
+    rows: list[_Row] = []
+    centre = -1e9
+    for s in segments:
+        middle, half = (s.y0 + s.y1) / 2, (s.y1 - s.y0) / 2
+        if not rows or middle - centre > half:
+            rows.append(_Row())
+            centre = middle
+        wide = s.x1 - s.x0 > PROSE_SHARE * text_width
+        (rows[-1].prose if wide else rows[-1].segments).append(s)
+    for row in rows:
+        row.segments.sort(key=lambda s: s.x0)
+    return rows
+
+
+Gutter = tuple[float, float]
+
+
+def _gaps(row: _Row) -> list[Gutter]:
+    return [(a.x1, b.x0) for a, b in zip(row.segments, row.segments[1:], strict=False)
+            if b.x0 > a.x1]
+
+
+def _narrowed(gutters: list[Gutter], row: _Row) -> list[Gutter]:
+    """What is left of each gutter where the row's segments do not cross it."""
+    kept = []
+    for lo, hi in gutters:
+        pieces = [(lo, hi)]
+        for s in row.segments:
+            pieces = [p for a, b in pieces
+                      for p in ((a, min(b, s.x0)), (max(a, s.x1), b)) if p[1] - p[0] > 0]
+        best = max(pieces, key=lambda p: p[1] - p[0], default=None)
+        if best is not None and best[1] - best[0] >= MIN_GUTTER:
+            kept.append(best)
+    return kept
+
+
+def _runs(rows: list[_Row], height: float) -> list[tuple[list[_Row], list[Gutter]]]:
+    runs = []
+    run: list[_Row] = []
+    gutters: list[Gutter] = []
+
+    def close() -> None:
+        while run and len(run[-1].segments) < 2:
+            run.pop()  # a short line below the table (a note) is not a row of it
+        if len(run) >= MIN_ROWS:
+            runs.append((list(run), gutters))
+
+    for row in rows:
+        if run:
+            extent = (run[0].segments[0].x0, max(s.x1 for r in run for s in r.segments))
+            beside = any(p.x0 < extent[1] and p.x1 > extent[0] for p in row.prose)
+            narrowed = _narrowed(gutters, row) if row.segments else []
+            close_below = row.y0 - run[-1].y1 <= 1.5 * height
+            if (not beside and close_below and len(narrowed) >= MIN_GUTTERS
+                    and row.segments):
+                run.append(row)
+                gutters = narrowed
+                continue
+            close()
+        run = []
+        gutters = [g for g in _gaps(row) if g[1] - g[0] >= GAP_EMS * height]
+        if len(gutters) >= MIN_GUTTERS:
+            run = [row]
+    if run:
+        close()
+    return runs
+
+
+def _table(run: list[_Row], gutters: list[Gutter], words: list[Word]
+           ) -> tuple[BBox, list[list[list[WordBox]]]] | None:
+    boundaries = sorted((lo + hi) / 2 for lo, hi in gutters)
+    members = [w for r in run for s in r.segments for w in s.words]
+    box = (min(w.box[0] for w in members), min(w.box[1] for w in members),
+           max(w.box[2] for w in members), max(w.box[3] for w in members))
+    centres = [(r.y0 + r.y1) / 2 for r in run]
+    cells: list[list[list[Word]]] = [[[] for _ in range(len(boundaries) + 1)] for _ in run]
+    # Every word inside the box, row members or not, goes to the nearest row's cell.
+    for w in words:
+        if box[0] <= w.x <= box[2] and box[1] <= w.y <= box[3]:
+            i = bisect_right(centres, w.y)
+            if i == len(centres) or (i > 0 and w.y - centres[i - 1] <= centres[i] - w.y):
+                i -= 1
+            cells[i][bisect_right(boundaries, w.x)].append(w)
+    total = len(run) * (len(boundaries) + 1)
+    if sum(1 for row in cells for cell in row if cell) < MIN_FILLED_SHARE * total:
+        return None
+    rows = [[[w.word for w in sorted(cell, key=lambda w: (round(w.box[1]), w.box[0]))]
+             for cell in row] for row in cells]
+    return box, rows
