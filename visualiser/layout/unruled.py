@@ -22,7 +22,7 @@ from visualiser.layout.items import WordBox
 MIN_ROWS = 4
 MIN_GUTTERS = 3  # so at least four columns: two-column prose has one gutter
 GAP_EMS = 0.9  # a gap of at least this many word heights parts two cells
-MIN_GUTTER = 2.0  # points of whitespace a shared gutter keeps
+MIN_GUTTER = 1.0  # points of whitespace a shared gutter keeps
 PROSE_SHARE = 0.35  # a segment wider than this share of the text width is prose
 MIN_FILLED_SHARE = 0.5
 
@@ -125,13 +125,17 @@ def _gaps(row: _Row) -> list[Gutter]:
 
 
 def _narrowed(gutters: list[Gutter], row: _Row) -> list[Gutter]:
-    """What is left of each gutter where the row's segments do not cross it."""
+    """What is left of each gutter where the row's words do not cross it (words, not
+    segments: right-aligned numbers can stand closer than a segment's gap)."""
     kept = []
+    spans = [(w.box[0], w.box[2]) for s in row.segments for w in s.words]
     for lo, hi in gutters:
         pieces = [(lo, hi)]
-        for s in row.segments:
+        for x0, x1 in spans:
+            if x1 <= lo or x0 >= hi:
+                continue
             pieces = [p for a, b in pieces
-                      for p in ((a, min(b, s.x0)), (max(a, s.x1), b)) if p[1] - p[0] > 0]
+                      for p in ((a, min(b, x0)), (max(a, x1), b)) if p[1] - p[0] > 0]
         best = max(pieces, key=lambda p: p[1] - p[0], default=None)
         if best is not None and best[1] - best[0] >= MIN_GUTTER:
             kept.append(best)
