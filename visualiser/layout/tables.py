@@ -269,13 +269,14 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Item]:
     to_reading, to_text = reading_turn(raw_words)
     words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
     strokes, shapes = stroke_boxes(page)
-    found = ruled_tables(strokes, shapes, words, to_reading)
+    found, forms = ruled_tables(strokes, shapes, words, to_reading)
     if found:
         words = [w for w in words if not any(_holds(box, w) for box, _ in found)]
     if words and sum(1 for w in words if _CJK.search(w.word[1])) < CJK_SHARE * len(words):
         # Columns aligned by whitespace need words parted by spaces: CJK text has none.
-        rulings = [b for b in map(to_reading, strokes) if b[3] - b[1] > b[2] - b[0]]
-        found += [t for t in unruled_tables(words) if not _drawn(t[0], rulings)]
+        found += [t for t in unruled_tables(words)
+                  if not _drawn(t[0], strokes, to_reading)
+                  and not any(_overlap(t[0], form) > 0.1 * _area(t[0]) for form in forms)]
     return [Item("table", to_text(box), rows=rows) for box, rows in found]
 
 
@@ -283,39 +284,58 @@ def _holds(box: BBox, w: Word) -> bool:
     return box[0] <= w.x <= box[2] and box[1] <= w.y <= box[3]
 
 
-def _drawn(box: BBox, rulings: list[BBox]) -> bool:
+def _drawn(box: BBox, strokes: list[BBox], to_reading: Transform) -> bool:
     """Are there short vertical strokes inside `box` (the sides of a form's fields
     and check boxes)? Then its columns are a form's layout, not an unruled table.
-    Long column rules (a partly ruled table) are fine."""
-    inside = sum(1 for r in rulings if _THIN <= r[3] - r[1] <= _FIELD_HEIGHT
-                 and box[0] < (r[0] + r[2]) / 2 < box[2] and box[1] < (r[1] + r[3]) / 2 < box[3])
-    return inside >= 2
+    Column rules, even drawn a row at a time (LaTeX's `|`), join into long ones."""
+    inside = [b for b in map(to_reading, strokes)
+              if box[0] < (b[0] + b[2]) / 2 < box[2] and box[1] < (b[1] + b[3]) / 2 < box[3]]
+    if not inside:
+        return False
+    _, vertical = _segments(inside)
+    return sum(1 for s in vertical if _THIN <= s.hi - s.lo <= _FIELD_HEIGHT) >= 2
+
+
+def _overlap(a: BBox, b: BBox) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _area(a: BBox) -> float:
+    return (a[2] - a[0]) * (a[3] - a[1])
+
+
+Found = list[tuple[BBox, list[list[list[WordBox]]]]]
 
 
 def ruled_tables(strokes: list[BBox], shapes: list[BBox], words: list[Word],
-                 to_reading: Transform) -> list[tuple[BBox, list[list[list[WordBox]]]]]:
+                 to_reading: Transform) -> tuple[Found, list[BBox]]:
     """The ruled tables (reading space) drawn by `strokes` (text space), `words`
-    sorted by their centre's y. Cheap when the page has no grid of strokes."""
+    sorted by their centre's y; and the boxes of grids with text that are no tables
+    (a form's layout). Cheap when the page has no grid of strokes."""
     if len(strokes) < 4:
-        return []
+        return [], []
     h, v = _segments(strokes)  # any grid at all? (a quarter turn would only swap h and v)
     if len(h) < 2 or len(v) < 2 or not _grids(h, v):
-        return []
+        return [], []
     h, v = _segments([to_reading(b) for b in strokes])
     word_ys = [w.y for w in words]
     lines: dict[tuple[int, int], list[Word]] = {}
     for w in words:
         lines.setdefault(w.line, []).append(w)
     tables: list[tuple[BBox, list[list[list[WordBox]]], int]] = []
+    forms: list[BBox] = []
     for hs, vs in _grids(h, v):
-        table = _table_of(_Grid(hs, vs), words, word_ys)
+        grid = _Grid(hs, vs)
+        table = _table_of(grid, words, word_ys)
         if table is not None and not _cuts_lines(table[0], words, word_ys, lines):
             tables.append((*table, len(hs) + len(vs)))
+        elif len(grid.ys) > 2 and len(grid.xs) > 2:
+            forms.append((grid.xs[0], grid.ys[0], grid.xs[-1], grid.ys[-1]))
     shape_centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in map(to_reading, shapes)]
     tables = [t for t in tables if not _is_figure(t[0], t[2], shape_centres)]
     # A grid inside another's cell is emitted once: as part of that cell's text.
     return [(box, rows) for box, rows, _ in tables
-            if not any(o[0] != box and _inside(box, o[0]) for o in tables)]
+            if not any(o[0] != box and _inside(box, o[0]) for o in tables)], forms
 
 
 def _reading_word(w: tuple, to_reading: Transform) -> Word:

@@ -12,6 +12,7 @@ space (see `tables.py`), so a sideways table is read row by row, not column by c
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from statistics import median
@@ -23,8 +24,11 @@ MIN_ROWS = 4
 MIN_GUTTERS = 3  # so at least four columns: two-column prose has one gutter
 GAP_EMS = 0.9  # a gap of at least this many word heights parts two cells
 MIN_GUTTER = 1.0  # points of whitespace a shared gutter keeps
-PROSE_SHARE = 0.35  # a segment wider than this share of the text width is prose
+PROSE_SHARE = 0.35  # a segment wider than this share of the text width is prose,
+MAX_CELL_WORDS = 6  # and so is one of more words (a paragraph's short last line),
+_NUMBER = re.compile(r"^[-+−–—(]?[$€£]?[\d.,:%/]+[)%*]?$")  # unless it is a run of numbers
 MIN_FILLED_SHARE = 0.5
+MAX_HEADER_ROWS = 4  # lines above a run taken into it as its header
 
 
 @dataclass(slots=True)
@@ -68,7 +72,8 @@ def unruled_tables(words: list[Word]) -> list[tuple[BBox, list[list[list[WordBox
         return []
     height = median(s.y1 - s.y0 for s in segments)
     tables = []
-    for run, gutters in _runs(rows, height):
+    paragraphs = {w.line[0] for r in rows for p in r.prose for w in p.words}
+    for run, gutters in _runs(rows, height, paragraphs):
         table = _table(run, gutters, words)
         if table is not None:
             tables.append(table)
@@ -109,7 +114,8 @@ def _rows(segments: list[_Segment]) -> list[_Row]:
         if not rows or middle - centre > half:
             rows.append(_Row())
             centre = middle
-        wide = s.x1 - s.x0 > PROSE_SHARE * text_width
+        wide = (s.x1 - s.x0 > PROSE_SHARE * text_width or len(s.words) > MAX_CELL_WORDS) and (
+            sum(1 for w in s.words if _NUMBER.match(w.word[1])) < 0.8 * len(s.words))
         (rows[-1].prose if wide else rows[-1].segments).append(s)
     for row in rows:
         row.segments.sort(key=lambda s: s.x0)
@@ -142,36 +148,72 @@ def _narrowed(gutters: list[Gutter], row: _Row) -> list[Gutter]:
     return kept
 
 
-def _runs(rows: list[_Row], height: float) -> list[tuple[list[_Row], list[Gutter]]]:
-    runs = []
+def _runs(rows: list[_Row], height: float,
+          paragraphs: set[int]) -> list[tuple[list[_Row], list[Gutter]]]:
+    """Runs of rows sharing MIN_GUTTERS gutters, with the header lines above them.
+    `paragraphs`: the text blocks that hold prose (a title's lines are not a header)."""
+    runs: list[tuple[list[_Row], list[Gutter]]] = []
+    start = -1  # index of the run's first row in `rows`, -1 when there is no run
     run: list[_Row] = []
     gutters: list[Gutter] = []
+    used = -1  # rows up to this index belong to a table already
 
-    def close() -> None:
+    history: list[list[Gutter]] = []  # the gutters as they were before each row joined
+
+    def close(stop: int) -> None:
+        nonlocal used, gutters
         while run and len(run[-1].segments) < 2:
-            run.pop()  # a short line below the table (a note) is not a row of it
-        if len(run) >= MIN_ROWS:
-            runs.append((list(run), gutters))
+            run.pop()  # a short line below the table (a note) is not a row of it,
+            gutters = history.pop()  # nor does it narrow the table's gutters
+        if len(run) < MIN_ROWS:
+            return
+        # Header lines above the run that cross none of its gutters belong to it.
+        head = start
+        while head - 1 > used and start - head < MAX_HEADER_ROWS:
+            above = _near(rows[head - 1], run, height)
+            if (above is None or run[0].y0 - above.y1 > 1.5 * height
+                    or len(_narrowed(gutters, above)) < len(gutters)
+                    or any(w.line[0] in paragraphs for s in above.segments for w in s.words)):
+                break
+            run.insert(0, above)
+            head -= 1
+        runs.append((list(run), gutters))
+        used = stop - 1
 
-    for row in rows:
+    for n, row in enumerate(rows):
         if run:
-            extent = (run[0].segments[0].x0, max(s.x1 for r in run for s in r.segments))
-            beside = any(p.x0 < extent[1] and p.x1 > extent[0] for p in row.prose)
-            narrowed = _narrowed(gutters, row) if row.segments else []
-            close_below = row.y0 - run[-1].y1 <= 1.5 * height
-            if (not beside and close_below and len(narrowed) >= MIN_GUTTERS
-                    and row.segments):
-                run.append(row)
+            near = _near(row, run, height)
+            narrowed = _narrowed(gutters, near) if near is not None else []
+            if (near is not None and row.y0 - run[-1].y1 <= 1.5 * height
+                    and len(narrowed) >= MIN_GUTTERS):
+                run.append(near)
+                history.append(gutters)
                 gutters = narrowed
                 continue
-            close()
+            close(n)
         run = []
         gutters = [g for g in _gaps(row) if g[1] - g[0] >= GAP_EMS * height]
-        if len(gutters) >= MIN_GUTTERS:
-            run = [row]
+        if len(gutters) >= MIN_GUTTERS and n > used:
+            run, start, history = [row], n, []
     if run:
-        close()
+        close(len(rows))
     return runs
+
+
+def _near(row: _Row, run: list[_Row], height: float) -> _Row | None:
+    """The row's segments that can be cells of the run: those starting in its columns
+    (text apart from them is another column of the page); None when a line of prose
+    runs through the run's columns, or nothing is near."""
+    x0 = min(s.x0 for r in run for s in r.segments)
+    x1 = max(s.x1 for r in run for s in r.segments)
+    if any(p.x0 < x1 and p.x1 > x0 for p in row.prose):
+        return None
+    # Cells lie in the table's columns: one may start left of the leftmost cell so far
+    # (a centred first column) but then runs into the columns; text that ends before
+    # them is another column of the page.
+    near = [s for s in row.segments if s.x0 <= x1 + height
+            and (s.x0 >= x0 - 0.5 * height or s.x1 > x0 + 0.5 * height)]
+    return _Row(near, []) if near else None
 
 
 def _table(run: list[_Row], gutters: list[Gutter], words: list[Word]
