@@ -197,7 +197,7 @@ def test_two_column_prose_is_no_table():
 # (unstructured__multi-column p5, p12), vertical Japanese in pdfminer__kampo.
 EXPECTED = {
     "camelot__twotables_2.pdf": [(1, 13, 8), (1, 13, 8)],
-    "pdfplumber__issue-140-example.pdf": [(1, 5, 9), (1, 2, 7), (1, 2, 8), (1, 2, 6)],
+    "pdfplumber__issue-140-example.pdf": [(1, 5, 9), (1, 2, 7), (1, 2, 6), (1, 2, 6)],
     "pdfplumber__ca-warn-report.pdf": [(1, 37, 7)] + [(p, 43, 7) for p in range(2, 15)]
     + [(15, 38, 7), (15, 3, 9), (16, 8, 9)],
     "docling__normal_4pages.pdf": [(2, 5, 3)],

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pymupdf
@@ -33,6 +33,7 @@ from visualiser.layout.unruled import Word, unruled_tables
 
 TOLERANCE = 3.0  # strokes this close are one stroke; ends this close touch (as PyMuPDF)
 _THIN = 3.0  # a filled rectangle at most this thick is drawn as a rule
+MIN_CELL = 5.0  # points: no cell with text is narrower
 _MIN_STROKE = 1.0
 MIN_FILLED_SHARE = 0.5  # a table has words in at least half of its cells
 _WHITE = 0.95
@@ -223,19 +224,32 @@ def _covered(segments: dict[float, list[tuple[float, float]]], pos: float,
     return any(a <= lo + TOLERANCE and b >= hi - TOLERANCE for a, b in segments.get(pos, ()))
 
 
+def _boundaries(positions: Iterable[float]) -> tuple[dict[float, float], list[float]]:
+    """Stroke positions → cell boundaries: strokes closer than MIN_CELL (a cell's
+    background and its border a few points apart) are one boundary, not a sliver
+    of a column no text fits in."""
+    mapping: dict[float, float] = {}
+    kept: list[float] = []
+    for pos in sorted(set(positions)):
+        if not kept or pos - kept[-1] >= MIN_CELL:
+            kept.append(pos)
+        mapping[pos] = kept[-1]
+    return mapping, kept
+
+
 class _Grid:
     """A grid's atomic cells (between consecutive stroke positions), merged where no
     stroke separates them into the cells a reader sees."""
 
     def __init__(self, horizontal: list[_Segment], vertical: list[_Segment]) -> None:
-        self.ys = sorted({s.pos for s in horizontal})
-        self.xs = sorted({s.pos for s in vertical})
+        y_of, self.ys = _boundaries(s.pos for s in horizontal)
+        x_of, self.xs = _boundaries(s.pos for s in vertical)
         h_at: dict[float, list[tuple[float, float]]] = {}
         v_at: dict[float, list[tuple[float, float]]] = {}
         for s in horizontal:
-            h_at.setdefault(s.pos, []).append((s.lo, s.hi))
+            h_at.setdefault(y_of[s.pos], []).append((s.lo, s.hi))
         for s in vertical:
-            v_at.setdefault(s.pos, []).append((s.lo, s.hi))
+            v_at.setdefault(x_of[s.pos], []).append((s.lo, s.hi))
         rows, cols = len(self.ys) - 1, len(self.xs) - 1
         parent = list(range(rows * cols))
 
