@@ -29,7 +29,7 @@ import pymupdf
 
 from visualiser.geometry import BBox
 from visualiser.layout.items import Item, WordBox
-from visualiser.layout.unruled import Word, unruled_tables
+from visualiser.layout.unruled import Word, may_hold_unruled, unruled_tables
 
 TOLERANCE = 3.0  # strokes this close are one stroke; ends this close touch (as PyMuPDF)
 _THIN = 3.0  # a filled rectangle at most this thick is drawn as a rule
@@ -276,22 +276,38 @@ class _Grid:
 
 
 def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Item]:
-    """Every table of the page, ruled or not: rows → cells → words, in text space."""
+    """Every table of the page, ruled or not: rows → cells → words, in text space.
+    Two cheap gates first (a grid of strokes; rows of four or more cells), so a
+    page of prose costs one pass over its drawings and one over its words."""
     raw_words = textpage.extractWORDS()
     if not raw_words:
         return []
+    strokes, shapes = stroke_boxes(page)
+    grid = has_grid(strokes)
+    aligned = may_hold_unruled(raw_words)
+    if not grid and not aligned:
+        return []
     to_reading, to_text = reading_turn(raw_words)
     words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
-    strokes, shapes = stroke_boxes(page)
-    found, forms = ruled_tables(strokes, shapes, words, to_reading)
+    found, forms = ruled_tables(strokes, shapes, words, to_reading) if grid else ([], [])
     if found:
         words = [w for w in words if not any(_holds(box, w) for box, _ in found)]
-    if words and sum(1 for w in words if _CJK.search(w.word[1])) < CJK_SHARE * len(words):
+    if aligned and words and (sum(1 for w in words if _CJK.search(w.word[1]))
+                              < CJK_SHARE * len(words)):
         # Columns aligned by whitespace need words parted by spaces: CJK text has none.
         found += [t for t in unruled_tables(words)
                   if not _drawn(t[0], strokes, to_reading)
                   and not any(_overlap(t[0], form) > 0.1 * _area(t[0]) for form in forms)]
     return [Item("table", to_text(box), rows=rows) for box, rows in found]
+
+
+def has_grid(strokes: list[BBox]) -> bool:
+    """Do some strokes cross into a grid (two each way)? A quarter turn of the page
+    would only swap horizontal and vertical, so text space answers for any."""
+    if len(strokes) < 4:
+        return False
+    h, v = _segments(strokes)
+    return len(h) >= 2 and len(v) >= 2 and bool(_grids(h, v))
 
 
 def _holds(box: BBox, w: Word) -> bool:
@@ -325,12 +341,7 @@ def ruled_tables(strokes: list[BBox], shapes: list[BBox], words: list[Word],
                  to_reading: Transform) -> tuple[Found, list[BBox]]:
     """The ruled tables (reading space) drawn by `strokes` (text space), `words`
     sorted by their centre's y; and the boxes of grids with text that are no tables
-    (a form's layout). Cheap when the page has no grid of strokes."""
-    if len(strokes) < 4:
-        return [], []
-    h, v = _segments(strokes)  # any grid at all? (a quarter turn would only swap h and v)
-    if len(h) < 2 or len(v) < 2 or not _grids(h, v):
-        return [], []
+    (a form's layout)."""
     h, v = _segments([to_reading(b) for b in strokes])
     word_ys = [w.y for w in words]
     lines: dict[tuple[int, int], list[Word]] = {}

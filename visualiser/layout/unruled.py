@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass, field
 from statistics import median
 
@@ -28,6 +29,7 @@ PROSE_SHARE = 0.35  # a segment wider than this share of the text width is prose
 MAX_CELL_WORDS = 6  # and so is one of more words (a paragraph's short last line),
 _NUMBER = re.compile(r"^[-+−–—(]?[$€£]?[\d.,:%/]+[)%*]?$")  # unless it is a run of numbers
 MIN_FILLED_SHARE = 0.5
+_BUCKET = 4.0  # points: the gate counts segments per band this high
 MAX_HEADER_ROWS = 4  # lines above a run taken into it as its header
 
 
@@ -61,6 +63,32 @@ class _Row:
     @property
     def y1(self) -> float:
         return max(s.y1 for s in self.segments + self.prose)
+
+
+def may_hold_unruled(raw_words: list[tuple]) -> bool:
+    """The gate, in one pass over the text layer's words (text space, any direction):
+    are there MIN_ROWS rows of more than MIN_GUTTERS segments? Loose (a row may be
+    counted twice), never stricter than `unruled_tables` itself."""
+    rows: Counter[tuple[bool, int]] = Counter()
+    previous = None
+    for w in raw_words:
+        x0, y0, x1, y1 = w[0], w[1], w[2], w[3]
+        starts = previous is None or previous[5] != w[5] or previous[6] != w[6]
+        if not starts:
+            px0, py0, px1, py1 = previous[0], previous[1], previous[2], previous[3]
+            across = x0 >= px1 - 1 or x1 <= px0 + 1  # the line runs along x
+            if across:
+                gap, size = (x0 - px1 if x0 >= px1 - 1 else px0 - x1), y1 - y0
+            else:
+                gap, size = (y0 - py1 if y0 >= py1 - 1 else py0 - y1), x1 - x0
+            starts = gap >= GAP_EMS * size
+        if starts:
+            across = x1 - x0 >= y1 - y0 or len(w[4]) < 2
+            middle = (y0 + y1) / 2 if across else (x0 + x1) / 2
+            rows[(across, int(middle // _BUCKET))] += 1
+        previous = w
+    full = sum(1 for (axis, b), n in rows.items() if n + rows[(axis, b + 1)] > MIN_GUTTERS)
+    return full >= MIN_ROWS
 
 
 def unruled_tables(words: list[Word]) -> list[tuple[BBox, list[list[list[WordBox]]]]]:
