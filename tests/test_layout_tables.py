@@ -152,24 +152,32 @@ def test_underlines_and_column_rules_make_no_table():
     assert _tables(page) == []
 
 
-def _unruled_page(doc: pymupdf.Document, rotate: bool = False) -> pymupdf.Page:
+def _unruled_page(doc: pymupdf.Document, turn: str) -> pymupdf.Page:
+    """turn: "none"; "page" (the page turned 90°, its text with it); "sideways" (the
+    page turned 90° and its text set upwards, so that it reads level on screen)."""
     page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 80), "Regional totals by year, as reported.", fontsize=10)
+    if turn != "none":
+        page.set_rotation(90)
+    m = page.derotation_matrix if turn == "sideways" else pymupdf.Identity
+    angle = 90 if turn == "sideways" else 0
+
+    def put(x: float, y: float, text: str) -> None:
+        page.insert_text(pymupdf.Point(x, y) * m, text, fontsize=10, rotate=angle)
+
+    put(72, 80, "Regional totals by year, as reported.")
     rows = [["Region", "2021", "2022", "2023"]] + [
         [f"Area {k}", f"{k * 101:,}", f"{k * 113:,}", f"{k * 127:,}"] for k in range(1, 7)]
     for i, row in enumerate(rows):
         for j, cell in enumerate(row):
-            page.insert_text((72 + j * 110, 110 + i * 14), cell, fontsize=10)
-    page.insert_text((72, 230), "The figures above are rounded to whole units.", fontsize=10)
-    if rotate:
-        page.set_rotation(90)
+            put(72 + j * 110, 110 + i * 14, cell)
+    put(72, 230, "The figures above are rounded to whole units.")
     return page
 
 
-@pytest.mark.parametrize("rotate", [False, True])
-def test_unruled_table_found_row_by_row(rotate: bool):
+@pytest.mark.parametrize("turn", ["none", "page", "sideways"])
+def test_unruled_table_found_row_by_row(turn: str):
     doc = pymupdf.open()
-    [table] = _tables(_unruled_page(doc, rotate))
+    [table] = _tables(_unruled_page(doc, turn))
     text = _cells_text(table)
     assert text[0] == ["Region", "2021", "2022", "2023"]
     assert text[-1] == ["Area 6", "606", "678", "762"]
