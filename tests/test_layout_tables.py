@@ -89,6 +89,26 @@ def test_sideways_text_on_a_rotated_page_reads_row_by_row():
     assert _cells_text(table) == [[f"r{i}c{j} x" for j in range(3)] for i in range(4)]
 
 
+def test_sideways_table_on_an_upright_page_among_upright_prose():
+    # Each grid is read the way its own words run, not the way most of the page does.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    m = pymupdf.Matrix(0, -1, 1, 0, 0, 792)  # landscape coordinates onto the portrait page
+    x0, y0, w, h = 72, 100, 120, 24  # the table's landscape box lands at x 100-196, y 360-720
+    for i in range(5):
+        page.draw_line(pymupdf.Point(x0, y0 + i * h) * m, pymupdf.Point(x0 + 3 * w, y0 + i * h) * m)
+    for j in range(4):
+        page.draw_line(pymupdf.Point(x0 + j * w, y0) * m, pymupdf.Point(x0 + j * w, y0 + 4 * h) * m)
+    for i in range(4):
+        for j in range(3):
+            page.insert_text(pymupdf.Point(x0 + j * w + 4, y0 + i * h + 16) * m,
+                             f"r{i}c{j} x", fontsize=9, rotate=90)
+    for k in range(20):  # more upright lines than sideways ones
+        page.insert_text((72, 60 + 14 * k), "Upright prose above the sideways table.", fontsize=10)
+    [table] = _tables(page)
+    assert _cells_text(table) == [[f"r{i}c{j} x" for j in range(3)] for i in range(4)]
+
+
 def test_nested_table_is_emitted_once():
     doc = pymupdf.open()
     page = _ruled_page(doc, rows=2, cols=2, width=240, height=140, text="")

@@ -283,35 +283,31 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Item]:
     if not raw_words:
         return []
     strokes, shapes = stroke_boxes(page)
-    grid = has_grid(strokes)
+    # Crossing is the same in text space whichever way a grid's text runs.
+    components = _grids(*_segments(strokes)) if len(strokes) >= 4 else []
     aligned = may_hold_unruled(raw_words)
-    if not grid and not aligned:
+    if not components and not aligned:
         return []
-    to_reading, to_text = reading_turn(raw_words)
-    words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
-    found, forms = ruled_tables(strokes, shapes, words, to_reading) if grid else ([], [])
+    found, forms = ruled_tables(components, shapes, raw_words) if components else ([], [])
     if found:
-        words = [w for w in words if not any(_holds(box, w) for box, _ in found)]
-    if aligned and words and (sum(1 for w in words if _CJK.search(w.word[1]))
-                              < CJK_SHARE * len(words)):
+        raw_words = [w for w in raw_words if not any(
+            _holds(box, (w[0] + w[2]) / 2, (w[1] + w[3]) / 2) for box, _ in found)]
+    if aligned and raw_words and (sum(1 for w in raw_words if _CJK.search(w[4]))
+                                  < CJK_SHARE * len(raw_words)):
         # Columns aligned by whitespace need words parted by spaces: CJK text has none.
-        found += [t for t in unruled_tables(words)
-                  if not _drawn(t[0], strokes, to_reading)
-                  and not any(_overlap(t[0], form) > 0.1 * _area(t[0]) for form in forms)]
-    return [Item("table", to_text(box), rows=rows) for box, rows in found]
+        to_reading, to_text = reading_turn(raw_words)
+        words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
+        for box, rows in unruled_tables(words):
+            if _drawn(box, strokes, to_reading):
+                continue
+            box = to_text(box)
+            if not any(_overlap(box, form) > 0.1 * _area(box) for form in forms):
+                found.append((box, rows))
+    return [Item("table", box, rows=rows) for box, rows in found]
 
 
-def has_grid(strokes: list[BBox]) -> bool:
-    """Do some strokes cross into a grid (two each way)? A quarter turn of the page
-    would only swap horizontal and vertical, so text space answers for any."""
-    if len(strokes) < 4:
-        return False
-    h, v = _segments(strokes)
-    return len(h) >= 2 and len(v) >= 2 and bool(_grids(h, v))
-
-
-def _holds(box: BBox, w: Word) -> bool:
-    return box[0] <= w.x <= box[2] and box[1] <= w.y <= box[3]
+def _holds(box: BBox, x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
 def _drawn(box: BBox, strokes: list[BBox], to_reading: Transform) -> bool:
@@ -337,29 +333,53 @@ def _area(a: BBox) -> float:
 Found = list[tuple[BBox, list[list[list[WordBox]]]]]
 
 
-def ruled_tables(strokes: list[BBox], shapes: list[BBox], words: list[Word],
-                 to_reading: Transform) -> tuple[Found, list[BBox]]:
-    """The ruled tables (reading space) drawn by `strokes` (text space), `words`
-    sorted by their centre's y; and the boxes of grids with text that are no tables
-    (a form's layout)."""
-    h, v = _segments([to_reading(b) for b in strokes])
-    word_ys = [w.y for w in words]
+@dataclass(slots=True)
+class _Space:
+    """The page's words and figure shapes in one reading space."""
+
+    words: list[Word]  # sorted by their centre's y
+    ys: list[float]
+    lines: dict[tuple[int, int], list[Word]]
+    shape_centres: list[tuple[float, float]]
+
+
+def _space(raw_words: list[tuple], shapes: list[BBox], to_reading: Transform) -> _Space:
+    words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
     lines: dict[tuple[int, int], list[Word]] = {}
     for w in words:
         lines.setdefault(w.line, []).append(w)
-    tables: list[tuple[BBox, list[list[list[WordBox]]], int]] = []
+    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in map(to_reading, shapes)]
+    return _Space(words, [w.y for w in words], lines, centres)
+
+
+def ruled_tables(components: list[tuple[list[_Segment], list[_Segment]]], shapes: list[BBox],
+                 raw_words: list[tuple]) -> tuple[Found, list[BBox]]:
+    """The ruled tables among the grids `components` (text space), each read in the
+    direction its own words run (a sideways table on an upright page too); and the
+    boxes of grids with text that are no tables (a form's layout). Text space."""
+    spaces: dict[Transform, _Space] = {}
+    tables: Found = []
     forms: list[BBox] = []
-    for hs, vs in _grids(h, v):
-        grid = _Grid(hs, vs)
-        table = _table_of(grid, words, word_ys)
-        if table is not None and not _cuts_lines(table[0], words, word_ys, lines):
-            tables.append((*table, len(hs) + len(vs)))
+    for hs, vs in components:
+        boxes = [(s.lo, s.pos, s.hi, s.pos) for s in hs] + [(s.pos, s.lo, s.pos, s.hi) for s in vs]
+        extent = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                  max(b[2] for b in boxes), max(b[3] for b in boxes))
+        inside = [w for w in raw_words
+                  if _holds(extent, (w[0] + w[2]) / 2, (w[1] + w[3]) / 2)]
+        to_reading, to_text = reading_turn(inside or raw_words)
+        if to_reading not in spaces:
+            spaces[to_reading] = _space(raw_words, shapes, to_reading)
+        space = spaces[to_reading]
+        grid = _Grid(*_segments([to_reading(b) for b in boxes]))
+        table = _table_of(grid, space.words, space.ys)
+        if (table is not None
+                and not _cuts_lines(table[0], space.words, space.ys, space.lines)
+                and not _is_figure(table[0], len(hs) + len(vs), space.shape_centres)):
+            tables.append((to_text(table[0]), table[1]))
         elif len(grid.ys) > 2 and len(grid.xs) > 2:
-            forms.append((grid.xs[0], grid.ys[0], grid.xs[-1], grid.ys[-1]))
-    shape_centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in map(to_reading, shapes)]
-    tables = [t for t in tables if not _is_figure(t[0], t[2], shape_centres)]
+            forms.append(to_text((grid.xs[0], grid.ys[0], grid.xs[-1], grid.ys[-1])))
     # A grid inside another's cell is emitted once: as part of that cell's text.
-    return [(box, rows) for box, rows, _ in tables
+    return [(box, rows) for box, rows in tables
             if not any(o[0] != box and _inside(box, o[0]) for o in tables)], forms
 
 
