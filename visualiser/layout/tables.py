@@ -12,9 +12,10 @@ PyMuPDF's `page.find_tables()` is not used: it builds its own character list of 
 page (it cannot reuse our text page), computes a header we never use (rendering
 pixmaps to compare colours) in every table it constructs, and on a rotated page
 rewrites the page's content stream and returns cells in displayed coordinates while
-our words are unrotated. Here everything is computed in one "reading space": the
-text space turned so that the table's text runs left to right (the identity unless
-the text itself is set sideways), and the results are handed back in text space.
+our words are unrotated. Here each grid is computed in its "reading space": the
+text space turned so that the grid's own words run left to right (the identity
+unless the text itself is set sideways), and the results are handed back in text
+space, where `pages.py` matches them against the text lines.
 """
 
 from __future__ import annotations
@@ -31,18 +32,20 @@ from visualiser.geometry import BBox
 from visualiser.layout.items import Item, WordBox
 from visualiser.layout.unruled import Word, may_hold_unruled, unruled_tables
 
+# Strokes
 TOLERANCE = 3.0  # strokes this close are one stroke; ends this close touch (as PyMuPDF)
 _THIN = 3.0  # a filled rectangle at most this thick is drawn as a rule
-MIN_CELL = 5.0  # points: no cell with text is narrower
 _MIN_STROKE = 1.0
+_WHITE = 0.95  # a fill this light on every channel is a background no one sees
+MIN_CELL = 5.0  # points: no cell with text is narrower
+# What a table is not
 MIN_FILLED_SHARE = 0.5  # a table has words in at least half of its cells
-_WHITE = 0.95
-CJK_SHARE = 0.3
-_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
-_FIELD_HEIGHT = 15.0  # vertical strokes up to this long are the sides of fields and boxes
-MAX_SHAPES = 8  # curved or slanted drawings a table may hold (check marks, rounded corners)
 _HAS_TEXT = re.compile(r"[^\W_]")  # a letter or digit: dot leaders do not fill a cell
 MAX_CUT_SHARE = 0.05  # of a table's text lines, at most this share run out of its box
+MAX_SHAPES = 8  # curved or slanted drawings a table may hold (check marks, rounded corners)
+_FIELD_HEIGHT = 15.0  # vertical strokes up to this long are the sides of fields and boxes
+CJK_SHARE = 0.3  # pages with more CJK words than this get no unruled tables
+_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
 
 @dataclass(slots=True)
@@ -378,9 +381,15 @@ def ruled_tables(components: list[tuple[list[_Segment], list[_Segment]]], shapes
             tables.append((to_text(table[0]), table[1]))
         elif len(grid.ys) > 2 and len(grid.xs) > 2:
             forms.append(to_text((grid.xs[0], grid.ys[0], grid.xs[-1], grid.ys[-1])))
-    # A grid inside another's cell is emitted once: as part of that cell's text.
-    return [(box, rows) for box, rows in tables
-            if not any(o[0] != box and _inside(box, o[0]) for o in tables)], forms
+    # A grid inside another's cell is emitted once, as part of that cell's text; of
+    # two that overlap, the larger holds the words they share (a word is in one cell).
+    tables.sort(key=lambda t: -_area(t[0]))
+    kept: Found = []
+    for box, rows in tables:
+        if not any(_overlap(box, other) > 0 or _inside(box, other) for other, _ in kept):
+            kept.append((box, rows))
+    kept.sort(key=lambda t: (round(t[0][1]), t[0][0]))
+    return kept, forms
 
 
 def _reading_word(w: tuple, to_reading: Transform) -> Word:
