@@ -204,14 +204,17 @@ def test_unruled_table_found_row_by_row(turn: str):
     assert len(text) == 7
 
 
-def test_two_column_prose_is_no_table():
+@pytest.mark.parametrize("columns", [2, 3])
+def test_prose_in_columns_is_no_table(columns: int):
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     words = "the quick brown fox jumps over a lazy dog near river banks".split()
+    width = 468 / columns
     for k in range(40):
-        line = " ".join(words[(k + n) % len(words)] for n in range(6))
-        page.insert_text((72, 80 + 14 * k), line, fontsize=10)
-        page.insert_text((320, 80 + 14 * k), line, fontsize=10)
+        for c in range(columns):
+            count = 3 + (k + c) % 4 if k % 7 == 6 else 12 // columns + 2  # short last lines
+            line = " ".join(words[(k + n + c) % len(words)] for n in range(count))
+            page.insert_text((72 + c * width, 80 + 14 * k), line, fontsize=9)
     assert _tables(page) == []
 
 

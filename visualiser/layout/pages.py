@@ -43,7 +43,8 @@ class BuiltinEngine(LayoutEngine):
     label = "Builtin (PyMuPDF text layer and font statistics)"
     explanation = ("Words and lines from PyMuPDF's text layer, columns found by recursive "
                    "XY-cut, headings told by font size and weight relative to the body "
-                   "text, ruled tables from PyMuPDF's table finder, OCR by Tesseract.")
+                   "text, ruled tables from the grids the page draws, unruled tables from "
+                   "columns aligned by whitespace, OCR by Tesseract.")
 
     @classmethod
     def version(cls) -> str:
