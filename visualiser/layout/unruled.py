@@ -205,6 +205,9 @@ def _runs(rows: list[_Row], height: float,
                 break
             run.insert(0, above)
             head -= 1
+        first = _first_column(run, rows[head:head + len(run)], height)
+        if first is not None:
+            run[:], gutters = first[0], [first[1], *gutters]
         runs.append((list(run), gutters))
         used = stop - 1
 
@@ -226,6 +229,30 @@ def _runs(rows: list[_Row], height: float,
     if run:
         close(len(rows))
     return runs
+
+
+def _first_column(run: list[_Row], originals: list[_Row], height: float
+                  ) -> tuple[list[_Row], Gutter] | None:
+    """A first column the run missed: its cells end just left of the run (centred or
+    right-aligned labels, where the header row has none to start the run from). It
+    must have a cell in most rows and no prose beside it, or it is a page column."""
+    x0 = min(s.x0 for r in run for s in r.segments)
+    reach = 6 * height  # a centred label column may end well short of the next
+    cells: list[_Segment | None] = []
+    for near, row in zip(run, originals, strict=True):
+        if any(p.x1 <= x0 + 1 and x0 - p.x1 <= reach for p in row.prose):
+            return None
+        left = [s for s in row.segments
+                if s.x1 <= x0 and x0 - s.x1 <= reach and s not in near.segments]
+        cells.append(max(left, key=lambda s: s.x1) if left else None)
+    found = [c for c in cells if c is not None]
+    if len(found) < 0.6 * len(run):
+        return None
+    gutter = (max(c.x1 for c in found), x0)
+    if gutter[1] - gutter[0] < MIN_GUTTER:
+        return None
+    rows = [_Row(([c] if c else []) + r.segments, []) for c, r in zip(cells, run, strict=True)]
+    return rows, gutter
 
 
 def _near(row: _Row, run: list[_Row], height: float) -> _Row | None:
