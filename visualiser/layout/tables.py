@@ -278,11 +278,13 @@ class _Grid:
         return i, j
 
 
-def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[Item]:
+def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
+                words: list[tuple] | None = None) -> list[Item]:
     """Every table of the page, ruled or not: rows → cells → words, in text space.
-    Two cheap gates first (a grid of strokes; rows of four or more cells), so a
-    page of prose costs one pass over its drawings and one over its words."""
-    raw_words = textpage.extractWORDS()
+    `words`: `textpage.extractWORDS()` when the caller has it already. Two cheap
+    gates first (a grid of strokes; rows of four or more cells), so a page of prose
+    costs one pass over its drawings and one over its words."""
+    raw_words = textpage.extractWORDS() if words is None else words
     if not raw_words:
         return []
     strokes, shapes = stroke_boxes(page)
