@@ -21,14 +21,14 @@ from statistics import median
 from visualiser.geometry import BBox
 from visualiser.layout.items import WordBox
 
-MIN_ROWS = 4
+MIN_ROWS = 4  # consecutive rows sharing the gutters
 MIN_GUTTERS = 3  # so at least four columns: two-column prose has one gutter
 GAP_EMS = 0.9  # a gap of at least this many word heights parts two cells
 MIN_GUTTER = 1.0  # points of whitespace a shared gutter keeps
 PROSE_SHARE = 0.35  # a segment wider than this share of the text width is prose,
 MAX_CELL_WORDS = 6  # and so is one of more words (a paragraph's short last line),
 _NUMBER = re.compile(r"^[-+−–—(]?[$€£]?[\d.,:%/]+[)%*]?$")  # unless it is a run of numbers
-MIN_FILLED_SHARE = 0.5
+MIN_FILLED_SHARE = 0.5  # of the table's cells hold words
 _BUCKET = 4.0  # points: the gate counts segments per band this high
 MAX_HEADER_ROWS = 4  # lines above a run taken into it as its header
 
@@ -81,7 +81,7 @@ def may_hold_unruled(raw_words: list[tuple]) -> bool:
                 gap, size = (x0 - px1 if x0 >= px1 - 1 else px0 - x1), y1 - y0
             else:
                 gap, size = (y0 - py1 if y0 >= py1 - 1 else py0 - y1), x1 - x0
-            starts = gap >= GAP_EMS * size
+            starts = gap >= 0.8 * GAP_EMS * size  # looser: a line's median height decides later
         if starts:
             across = x1 - x0 >= y1 - y0 or len(w[4]) < 2
             middle = (y0 + y1) / 2 if across else (x0 + x1) / 2
