@@ -109,6 +109,37 @@ def test_sideways_table_on_an_upright_page_among_upright_prose():
     assert _cells_text(table) == [[f"r{i}c{j} x" for j in range(3)] for i in range(4)]
 
 
+def test_rows_set_as_text_lines_in_a_table_ruled_between_columns():
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    x0, y0, w = 72, 100, 120
+    page.draw_rect((x0, y0, x0 + 3 * w, y0 + 120))
+    page.draw_line((x0, y0 + 20), (x0 + 3 * w, y0 + 20))  # under the header only
+    for j in (1, 2):
+        page.draw_line((x0 + j * w, y0), (x0 + j * w, y0 + 120))
+    for j, head in enumerate(["Name", "Place", "Count"]):
+        page.insert_text((x0 + j * w + 4, y0 + 14), head, fontsize=9)
+    for i in range(5):
+        for j, text in enumerate([f"name{i}", f"place{i}", f"{i * 7}"]):
+            page.insert_text((x0 + j * w + 4, y0 + 34 + i * 12), text, fontsize=9)
+    [table] = _tables(page)
+    assert _cells_text(table) == [["Name", "Place", "Count"]] + [
+        [f"name{i}", f"place{i}", f"{i * 7}"] for i in range(5)]
+
+
+def test_a_cell_wrapped_over_lines_stays_one_row():
+    doc = pymupdf.open()
+    page = _ruled_page(doc, rows=3, cols=3, height=40, text="")
+    for i in range(3):
+        page.insert_text((76, 115 + i * 40), f"head{i}" if i == 0 else f"item{i}", fontsize=9)
+        page.insert_text((196, 115 + i * 40), f"short{i}", fontsize=9)
+        page.insert_text((316, 115 + i * 40), "a long text that", fontsize=9)
+        page.insert_text((316, 127 + i * 40), "wraps to two lines", fontsize=9)
+    [table] = _tables(page)
+    assert len(table.rows) == 3
+    assert _cells_text(table)[1] == ["item1", "short1", "a long text that wraps to two lines"]
+
+
 def test_nested_table_is_emitted_once():
     doc = pymupdf.open()
     page = _ruled_page(doc, rows=2, cols=2, width=240, height=140, text="")
@@ -251,8 +282,9 @@ EXPECTED = {
     "pdfplumber__ca-warn-report.pdf": [(1, 37, 7)] + [(p, 43, 7) for p in range(2, 15)]
     + [(15, 38, 7), (15, 3, 9), (16, 8, 9)],
     "docling__normal_4pages.pdf": [(2, 5, 3)],
-    "pdfminer__naacl06-shinyama.pdf": [(2, 2, 3), (2, 2, 3), (6, 3, 2), (7, 2, 2), (7, 2, 2),
-                                       (7, 2, 2), (8, 2, 3), (8, 2, 3), (8, 2, 3)],
+    # Ruled under the header and between the columns only: one row per text line.
+    "pdfminer__naacl06-shinyama.pdf": [(2, 4, 3), (2, 2, 3), (6, 6, 2), (7, 2, 2), (7, 2, 2),
+                                       (7, 11, 2), (8, 17, 3), (8, 10, 3), (8, 8, 3)],
     "camelot__us-018.pdf": [(1, 57, 11), (2, 57, 10), (3, 58, 5), (4, 32, 7), (5, 29, 4),
                             (6, 31, 6), (7, 30, 6)],
     "pdfjs__prefilled_f1040.pdf": [],

@@ -38,6 +38,7 @@ _THIN = 3.0  # a filled rectangle at most this thick is drawn as a rule
 _MIN_STROKE = 1.0
 _WHITE = 0.95  # a fill this light on every channel is a background no one sees
 MIN_CELL = 5.0  # points: no cell with text is narrower
+MIN_TEXT_ROWS = 2  # text lines in a ruled row that make it several rows
 # What a table is not
 MIN_FILLED_SHARE = 0.5  # a table has words in at least half of its cells
 _HAS_TEXT = re.compile(r"[^\W_]")  # a letter or digit: dot leaders do not fill a cell
@@ -460,12 +461,40 @@ def _table_of(grid: _Grid, words: list[Word],
         return None  # mostly empty cells: a form's fields, not a table
     row_index = {i: n for n, i in enumerate(row_at)}
     col_index = {j: n for n, j in enumerate(col_at)}
-    table: list[list[list[WordBox]]] = [[[] for _ in col_at] for _ in row_at]
+    last_row = {grid.owner[i][j]: i for i in rows for j in cols}  # rows go down: the last wins
+    cells: list[list[list[Word]]] = [[[] for _ in col_at] for _ in row_at]
+    spanned: set[int] = set()  # output rows a cell taller than one row starts in or covers
     for cell, (i, j) in starts.items():
-        inside = content.get(cell, [])
-        inside.sort(key=lambda w: (round(w.box[1]), w.box[0]))
-        table[row_index[i]][col_index[j]] = [w.word for w in inside]
+        cells[row_index[i]][col_index[j]] = content.get(cell, [])
+        if last_row[cell] > i:
+            spanned.update(n for k, n in row_index.items() if i <= k <= last_row[cell])
+    table: list[list[list[WordBox]]] = []
+    for n, row in enumerate(cells):
+        for part in (row,) if n == 0 or n in spanned else _text_rows(row):
+            table.append([[w.word for w in sorted(cell, key=lambda w: (round(w.box[1]), w.box[0]))]
+                          for cell in part])
     return box, table
+
+
+def _text_rows(row: list[list[Word]]) -> list[list[list[Word]]]:
+    """A ruled row that holds several rows of the table set as text lines (a table
+    ruled between its columns and under its header only): one row per line, when
+    there are at least MIN_TEXT_ROWS lines and each has words in most of the row's
+    cells (text wrapped over lines in some cells beside one-line cells stays one row)."""
+    placed = sorted(((w, j) for j, cell in enumerate(row) for w in cell), key=lambda p: p[0].y)
+    if len(placed) < 2 * MIN_TEXT_ROWS:
+        return [row]
+    half = sorted(w.box[3] - w.box[1] for w, _ in placed)[len(placed) // 2] / 2
+    lines: list[list[tuple[Word, int]]] = [[placed[0]]]
+    for p in placed[1:]:
+        if p[0].y - lines[-1][-1][0].y > half:
+            lines.append([])
+        lines[-1].append(p)
+    filled = sum(1 for cell in row if cell)
+    if len(lines) < MIN_TEXT_ROWS or any(len({j for _, j in line}) < max(2, 0.75 * filled)
+                                         for line in lines):
+        return [row]
+    return [[[w for w, k in line if k == j] for j in range(len(row))] for line in lines]
 
 
 def _peeled(grid: _Grid, counts: Counter[tuple[int, int]], rows: range,
