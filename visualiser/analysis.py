@@ -10,10 +10,11 @@ account of each chunk (`Chunk.origin`), never from guessing at text.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from visualiser import budget
 from visualiser.align import Region
 from visualiser.geometry import BBox, area, intersection
 from visualiser.strategies.base import Chunk
@@ -86,14 +87,42 @@ def find_overlaps(chunks: list[Placed]) -> list[Overlap]:
 
 
 def find_containment(chunks: list[Placed]) -> list[Containment]:
-    by_length = sorted(chunks, key=lambda c: len(c.norm))
+    """Every pair where one chunk's normalised text lies inside a longer one's.
+
+    Near-linear rather than every pair by substring: a text of three or more words
+    holds its inner words whole, so only chunks holding its rarest inner word are
+    candidates (windows with an overlap of at most half their size share a word with
+    a handful of chunks). Texts of one or two words are checked against every longer
+    chunk; the chunk limits keep those few. Identical texts are compared as the
+    quadratic version did: a pair only when the later one in `chunks` has the smaller
+    index.
+    """
+    order = {id(c): n for n, c in enumerate(sorted(chunks, key=lambda c: len(c.norm)))}
+    words = [c.norm.split(" ") for c in chunks]
+    holders: dict[str, list[int]] = {}
+    for n, chunk_words in enumerate(words):
+        for word in set(chunk_words):
+            holders.setdefault(word, []).append(n)
     found = []
-    for n, small in enumerate(by_length):
+    for n, small in enumerate(chunks):
+        if n % 256 == 0:
+            budget.check("finding contained chunks")
         if not small.norm:
             continue
-        for big in by_length[n + 1 :]:
-            if len(big.norm) == len(small.norm) and big.index > small.index:
-                continue  # identical texts: report the pair once, the later one as container
+        inner = words[n][1:-1]
+        if inner:
+            rarest = min(inner, key=lambda w: len(holders[w]))
+            candidates: Iterable[int] = holders[rarest]
+        else:
+            candidates = range(len(chunks))
+        size = len(small.norm)
+        for m in candidates:
+            big = chunks[m]
+            if len(big.norm) < size or m == n:
+                continue
+            if len(big.norm) == size and (order[id(big)] < order[id(small)]
+                                          or big.index > small.index):
+                continue  # as the quadratic loop: only later (by length order) containers
             if small.norm in big.norm:
                 found.append(Containment(big.index, small.index, _reason(big, small)))
     return sorted(found, key=lambda c: (c.container, c.contained))
