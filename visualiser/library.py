@@ -121,11 +121,14 @@ class Report:
         """The JSON; `extra` top-level fields are spliced in without re-encoding the
         (cached, possibly megabytes of) report: a JSON object always ends in `}`."""
         if self._json is None:
-            self._json = json.dumps(self.data, ensure_ascii=False, separators=(",", ":")).encode()
+            # "replace": text from a damaged PDF may hold lone surrogates
+            self._json = json.dumps(self.data, ensure_ascii=False, separators=(",", ":")).encode(
+                "utf-8", "replace")
         if not extra:
             return self._json
         assert not set(extra) & set(self.data), "extra fields must not repeat the report's"
-        tail = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode()
+        tail = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode(
+            "utf-8", "replace")
         return self._json[:-1] + b"," + tail[1:]
 
 

@@ -30,8 +30,24 @@ MAX_DISTINCT_MESSAGES = 20  # a broken file can say the same few things thousand
 def take_messages() -> list[str]:
     """MuPDF's errors and warnings since the last call (the buffer is emptied).
     Call under `LOCK`: the buffer is process-wide."""
-    text = pymupdf.TOOLS.mupdf_warnings(reset=True)
+    text = valid_text(pymupdf.TOOLS.mupdf_warnings(reset=True))
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def valid_text(text: str) -> str:
+    """`text` with lone surrogates (undecodable bytes MuPDF passed through, e.g. from a
+    garbled keyword it quotes) replaced, so it can be written as UTF-8 JSON."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape" if _escaped(text) else "replace"
+                           ).decode("utf-8", "replace")
+
+
+def _escaped(text: str) -> bool:
+    """Are all surrogates in `text` of the kind `surrogateescape` makes (U+DC80–DCFF)?"""
+    return all(0xDC80 <= ord(c) <= 0xDCFF for c in text if 0xD800 <= ord(c) <= 0xDFFF)
 
 
 def summarise(messages: list[str]) -> list[str]:
