@@ -74,11 +74,12 @@ def _open_pdf(data: bytes | Path, *, max_bytes: int, max_pages: int) -> pymupdf.
                      f"{max_bytes / 2**20:.0f} MiB")
     if b"%PDF-" not in head:
         raise BadPdf("this is not a PDF (no %PDF- header in its first bytes)")
-    with reading_pdf():
+    with reading_pdf("the PDF (its structure is broken, or its encryption is unsupported)"):
         if isinstance(data, Path):
             doc = pymupdf.open(data, filetype="pdf")
         else:
             doc = pymupdf.open(stream=data, filetype="pdf")
+    with reading_pdf():
         try:
             _check_pages(doc, max_pages)
         except BaseException:

@@ -308,6 +308,13 @@ class Store:
             conn.execute("UPDATE kb_documents SET lease_owner = NULL, lease_until = NULL "
                          "WHERE lease_owner = ?", (owner,))
 
+    def lease_owners(self) -> set[str]:
+        """Who holds leases on processing rows."""
+        with self.db() as conn:
+            rows = conn.execute("SELECT DISTINCT lease_owner FROM kb_documents WHERE "
+                                "state = 'processing' AND lease_owner IS NOT NULL").fetchall()
+        return {r[0] for r in rows}
+
     def unleased(self) -> list[tuple[int, str]]:
         """Processing rows nobody holds (never leased, released, or expired)."""
         with self.db() as conn:

@@ -37,6 +37,22 @@ _STOP = None  # what a worker finds in the queue when it should end
 LEASE_SECONDS = 30.0
 
 
+def _dead_here(owner: str) -> bool:
+    """Is `owner` a server process on this machine that no longer runs? (A server killed
+    with SIGKILL and restarted need not wait for its old lease to expire.)"""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists, owned by someone else
+        return False
+    return False
+
+
 class Processor:
     def __init__(self, store: Store, library: Library, workers: int = 1,
                  lease_seconds: float = LEASE_SECONDS, sweep: bool = True) -> None:
@@ -110,6 +126,10 @@ class Processor:
     def resume(self) -> int:
         """Queue the processing rows no server holds — left by a stopped server, or by
         one whose lease has expired; otherwise they would say "processing" forever."""
+        for owner in self.store.lease_owners():
+            if owner != self.owner and _dead_here(owner):
+                log.info("the server %s is gone; its leases are free", owner)
+                self.store.release(owner)
         count = 0
         for kb_id, doc_id in self.store.unleased():
             with self._lock:
