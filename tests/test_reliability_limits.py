@@ -132,7 +132,8 @@ def test_a_strategy_without_sizing_is_held_to_the_chunk_count(processed, monkeyp
 
 def test_too_many_chunks_on_one_page_are_refused(processed, monkeypatch):
     monkeypatch.setattr(pipeline, "MAX_CHUNKS_ON_A_PAGE", 3)
-    with pytest.raises(LimitExceeded, match=r"chunks: \d+ chunks touch page \d+; at most 3 may touch one page"):
+    with pytest.raises(LimitExceeded,
+                       match=r"chunks: \d+ chunks touch page \d+; at most 3 may touch one"):
         pipeline.chunk_report(processed(APEX), "structure_aware")
 
 

@@ -14,7 +14,7 @@ from visualiser.errors import BadParameter
 from visualiser.library import safe_name
 from visualiser.store import Knowledgebase
 from visualiser.web.state import state
-from visualiser.web.uploads import ReceivedFile
+from visualiser.web.uploads import ReceivedFile, sent_name
 
 MAX_NAME_LENGTH = 200
 
@@ -49,7 +49,7 @@ def add_document(kb_id: int, upload: FileStorage | None) -> tuple[ingest.Admitte
     else:
         data, doc_id = upload.read(), None
     admitted = ingest.admit(
-        web.store, kb_id, data, safe_name(upload.filename),
+        web.store, kb_id, data, safe_name(sent_name(upload.filename)),
         max_pages=web.max_upload_pages, doc_id=doc_id,
     )
     if admitted.new:

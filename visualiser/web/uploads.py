@@ -52,6 +52,13 @@ class ReceivedFile:
         return iter(self._file)
 
 
+def sent_name(filename: str) -> str:
+    """The file name as the user's file system spells it. A browser writes `"` as
+    `%22`, and CR and LF as `%0D` and `%0A`, inside a multipart header (the HTML
+    standard's form encoding); undo that, and nothing else."""
+    return (filename.replace("%22", '"').replace("%0D", "\r").replace("%0A", "\n"))
+
+
 class StreamingRequest(Request):
     def _get_file_stream(self, total_content_length: int | None, content_type: str | None,
                          filename: str | None = None,
