@@ -201,3 +201,21 @@ def test_the_cli_refuses_limits_with_exit_2(sample_path):
          "--strategy", "fixed_chars", "--param", "chunk_size=10", "--param", "chunk_overlap=5"],
         capture_output=True, timeout=120, cwd=REPO)
     assert done.returncode == 2 and b"chunk_size:" in done.stderr and b"limit" in done.stderr
+
+
+def test_work_stops_when_the_client_has_gone(tmp_path):
+    app = make_app(tmp_path)
+    try:
+        client = app.test_client()
+        doc = client.get("/api/documents").get_json()["documents"][0]["id"]
+        url = f"/api/documents/{doc}/chunks?strategy=fixed_tokens&chunk_size=64&chunk_overlap=8"
+        # What waitress puts in the environ when it reads ahead on the connection.
+        response = client.get(url, environ_overrides={
+            "waitress.client_disconnected": lambda: True})
+        assert response.status_code == 503 and response.get_json()["error"] == "Client gone"
+        connected = client.get(url, environ_overrides={
+            "waitress.client_disconnected": lambda: False})
+        assert connected.status_code == 200  # nothing half-made was kept
+        budget.check("after the request")  # the watch ended with its request
+    finally:
+        app.extensions["visualiser"].close()

@@ -236,7 +236,10 @@ def _serve(args: argparse.Namespace) -> int:
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
                    connection_limit=max(100, args.threads * 8),
                    max_request_body_size=int(app.config["MAX_CONTENT_LENGTH"]) + 2**20,
-                   channel_timeout=120, ident="chunk-visualiser")
+                   channel_timeout=120, ident="chunk-visualiser",
+                   # reading ahead lets waitress notice a client that has gone, so a
+                   # long chunk report stops (`waitress.client_disconnected`)
+                   channel_request_lookahead=4)
     return 0
 
 

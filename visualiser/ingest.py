@@ -94,6 +94,10 @@ def process(store: Store, kb_id: int, doc_id: str,
         store.set_state(kb_id, doc_id, "ready", progress=1.0)
     except VisualiserError as exc:
         store.set_state(kb_id, doc_id, "failed", error=exc.message)
+    except OSError as exc:  # the stored file is gone or unreadable
+        if not _deleted(store, kb_id, doc_id):
+            store.set_state(kb_id, doc_id, "failed",
+                            error=f"the stored PDF cannot be read: {exc.strerror or exc}")
     except Exception as exc:  # a bug must not leave the document "processing" forever
         if _deleted(store, kb_id, doc_id):
             # Deleted (or its knowledgebase) while it was processed: nothing to store.

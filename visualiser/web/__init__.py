@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, g, request
 
-from visualiser import knowledgebase, resources, store
+from visualiser import budget, knowledgebase, resources, store
 from visualiser.pipeline import MAX_PAGES
 from visualiser.web.api import api
 from visualiser.web.compare_pages import compare_pages
@@ -26,6 +26,21 @@ from visualiser.web.uploads import StreamingRequest
 def default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "chunk-visualiser"
+
+
+def watch_for_disconnects(app: Flask) -> None:
+    """Long computations stop when their client has gone (waitress tells us)."""
+
+    @app.before_request
+    def _watch() -> None:
+        gone = request.environ.get("waitress.client_disconnected")
+        g.client_watch = budget.watch_client(gone if callable(gone) else None)
+
+    @app.teardown_request
+    def _unwatch(_: BaseException | None) -> None:
+        token = g.pop("client_watch", None)
+        if token is not None:
+            budget.unwatch(token)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -64,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(kb_api, url_prefix="/api/knowledgebases")
     register_error_handler(app)
     protect(app)
+    watch_for_disconnects(app)
     if app.config["RESUME_PROCESSING"]:
         web_state.processor.resume()
     return app
