@@ -125,19 +125,50 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         if len(kept) != len(line.words):
             if not kept:
                 continue
-            line = RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono)
+            line = RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono,
+                           line.horizontal)
         items.append(Item("line", line.bbox, line=line))
     if not used_ocr:
-        for info in page.get_image_info():
-            box = tuple(info["bbox"])
-            if box[2] - box[0] > 8 and box[3] - box[1] > 8:  # skip hairline decorations
-                items.append(Item("image", box))
+        pictures = [box for info in page.get_image_info()
+                    if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
+        _mark_labels(items, pictures)
+        items.extend(Item("image", box) for box in pictures)  # no hairline decorations
     rect = page.rect
     text_width = rect.width if page.rotation % 180 == 0 else rect.height
     m = page.rotation_matrix
     return PageRead(page.number + 1, rect.width, rect.height, page.rotation,
-                    (m.a, m.b, m.c, m.d, m.e, m.f), reading_order(items, text_width),
+                    (m.a, m.b, m.c, m.d, m.e, m.f), _in_order(items, text_width),
                     used_ocr, warning)
+
+
+def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
+    """Lines set sparsely on a picture (callout numbers, labels on a photo) belong to
+    the picture: they are kept as notes, never joined to the body or taken for
+    headings. Text that fills a picture (a heading on a tinted bar, a boxed summary)
+    is body text on a background."""
+    for box in pictures:
+        on_it = [i for i in items if i.line is not None and _inside_any(i.bbox, [box])]
+        inked = sum((i.bbox[2] - i.bbox[0]) * (i.bbox[3] - i.bbox[1]) for i in on_it)
+        picture = (box[2] - box[0]) * (box[3] - box[1])
+        if on_it and inked < 0.05 * picture:  # a heading on a tinted bar is no label
+            for item in on_it:
+                item.role = "note"
+
+
+def _in_order(items: list[Item], width: float) -> list[Item]:
+    """The body in reading order, then the notes: on a page of horizontal text, a
+    rotated line (a margin stamp, a note set sideways) is not part of the body and
+    would otherwise be read into the middle of its paragraphs."""
+    lines = [i.line for i in items if i.line is not None]
+    sideways = sum(len(line.text) for line in lines if not line.horizontal)
+    if not sideways or 2 * sideways >= sum(len(line.text) for line in lines):
+        return reading_order(items, width)
+    notes = [i for i in items if i.line is not None and not i.line.horizontal]
+    for note in notes:
+        note.role = "note"
+    sideways_ids = {id(note) for note in notes}
+    body = [i for i in items if id(i) not in sideways_ids]
+    return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
 def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> list[RawLine]:
@@ -157,7 +188,9 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> list[RawLine]:
             size = sum(s["size"] * len(s["text"]) for s in spans) / chars
             bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
             mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
-            lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
+            dx, dy = line["dir"]
+            lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
+                                 horizontal=dx > 0.9 and abs(dy) < 0.1))
     return lines
 
 
