@@ -308,3 +308,22 @@ def test_a_lease_of_a_dead_server_on_this_machine_is_taken_at_once(tmp_path, mon
         assert processor.wait(10) and processed == [APEX_ID]
     finally:
         processor.shutdown()
+
+
+def test_the_cli_does_not_process_a_row_a_server_holds(tmp_path, sample_path):
+    import subprocess
+    import sys
+
+    from tests.fuzzing import REPO
+
+    store = _store_with_a_document(tmp_path)
+    assert store.claim(1, APEX_ID, "other-host:1:a-server", 3600)
+    command = [sys.executable, "-m", "visualiser.cli", "kb", "--database",
+               str(store.path), "add", "1", str(sample_path(APEX))]
+    done = subprocess.run(command, capture_output=True, timeout=120, cwd=REPO)
+    assert done.returncode == 2 and b"being processed by a server" in done.stderr
+    assert sql_row(store)[:2] == ("processing", "other-host:1:a-server")
+    store.release("other-host:1:a-server")
+    done = subprocess.run(command, capture_output=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert sql_row(store) == ("ready", None, None)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -205,6 +207,13 @@ def _kb_add(args: argparse.Namespace) -> int:
     admitted = admit(store, args.kb_id, args.pdf.read_bytes(), args.pdf.name)
     if not admitted.new:
         print(f"{args.pdf.name} is already in knowledgebase {args.kb_id}; re-chunking it")
+        store.set_state(args.kb_id, admitted.doc_id, "processing")
+    # The row is leased like a server's worker leases it, so a server on the same
+    # database does not process it as well (an hour: this process ends it either way).
+    owner = f"{socket.gethostname()}:{os.getpid()}:cli"
+    if not store.claim(args.kb_id, admitted.doc_id, owner, 3600):
+        raise VisualiserError(f"{args.pdf.name} is being processed by a server right now; "
+                              "see `visualiser kb list`")
     process(store, args.kb_id, admitted.doc_id)
     doc = store.document(args.kb_id, admitted.doc_id)
     if doc["state"] != "ready":
