@@ -49,7 +49,7 @@ def _random_chunks(rng: random.Random) -> list[str]:
     words = [rng.choice(vocabulary) for _ in range(rng.randint(5, 120))]
     text = " ".join(words)
     chunks = []
-    for _ in range(rng.randint(1, 40)):
+    for _ in range(rng.randint(1, 40 if rng.random() < 0.7 else 160)):
         kind = rng.random()
         if kind < 0.5:
             start = rng.randrange(len(text))
@@ -66,7 +66,9 @@ def _random_chunks(rng: random.Random) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", range(300))
-def test_containment_finds_exactly_the_pairs_of_the_quadratic_search(seed):
+def test_containment_finds_exactly_the_pairs_of_the_quadratic_search(seed, monkeypatch):
+    if seed % 2:  # the candidate index even for a few chunks; else as it runs
+        monkeypatch.setattr(analysis, "FEW_CHUNKS", 0)
     rng = random.Random(seed)
     texts = _random_chunks(rng)
     order = list(range(len(texts)))

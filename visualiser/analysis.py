@@ -10,7 +10,7 @@ account of each chunk (`Chunk.origin`), never from guessing at text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,37 +86,35 @@ def find_overlaps(chunks: list[Placed]) -> list[Overlap]:
     return found
 
 
+SHINGLE = 3  # words per key of the candidate index
+FEW_CHUNKS = 64  # below this, comparing every pair is cheaper than building the index
+
+
 def find_containment(chunks: list[Placed]) -> list[Containment]:
     """Every pair where one chunk's normalised text lies inside a longer one's.
 
-    Near-linear rather than every pair by substring: a text of three or more words
-    holds its inner words whole, so only chunks holding its rarest inner word are
-    candidates (windows with an overlap of at most half their size share a word with
-    a handful of chunks). Texts of one or two words are checked against every longer
-    chunk; the chunk limits keep those few. Identical texts are compared as the
+    Near-linear rather than every pair by substring: a text of several words holds its
+    inner words (all but the first and last, which may be cut) whole and in order, so
+    only chunks holding its rarest run of three inner words are candidates (windows
+    with an overlap of at most half their size share such a run with a handful of
+    chunks). Texts of fewer inner words fall back to the rarest inner word, or to every
+    longer chunk; the chunk limits keep those few. Identical texts are compared as the
     quadratic version did: a pair only when the later one in `chunks` has the smaller
     index.
     """
     order = {id(c): n for n, c in enumerate(sorted(chunks, key=lambda c: len(c.norm)))}
     words = [c.norm.split(" ") for c in chunks]
-    holders: dict[str, list[int]] = {}
-    for n, chunk_words in enumerate(words):
-        for word in set(chunk_words):
-            holders.setdefault(word, []).append(n)
+    index = _CandidateIndex(words) if len(chunks) > FEW_CHUNKS else None
+    everyone = range(len(chunks))
     found = []
     for n, small in enumerate(chunks):
         if n % 256 == 0:
             budget.check("finding contained chunks")
         if not small.norm:
             continue
-        inner = words[n][1:-1]
-        if inner:
-            rarest = min(inner, key=lambda w: len(holders[w]))
-            candidates: Iterable[int] = holders[rarest]
-        else:
-            candidates = range(len(chunks))
+        candidates = index.candidates(words[n][1:-1]) if index else everyone
         size = len(small.norm)
-        for m in candidates:
+        for m in candidates if candidates is not None else everyone:
             big = chunks[m]
             if len(big.norm) < size or m == n:
                 continue
@@ -126,6 +124,42 @@ def find_containment(chunks: list[Placed]) -> list[Containment]:
             if small.norm in big.norm:
                 found.append(Containment(big.index, small.index, _reason(big, small)))
     return sorted(found, key=lambda c: (c.container, c.contained))
+
+
+class _CandidateIndex:
+    """Which chunks hold a run of words, or a word, as whole words (built on demand)."""
+
+    def __init__(self, words: list[list[str]]) -> None:
+        self._words = words
+        self._runs: dict[tuple[str, ...], list[int]] | None = None
+        self._single: dict[str, list[int]] | None = None
+
+    def candidates(self, inner: list[str]) -> list[int] | None:
+        """Chunks that may contain a text with these inner words; None: any chunk."""
+        if len(inner) >= SHINGLE:
+            runs = self._run_index()
+            keys = set(zip(*(inner[k:] for k in range(SHINGLE)), strict=False))
+            return min((runs[key] for key in keys), key=len)
+        if inner:
+            single = self._word_index()
+            return min((single[word] for word in inner), key=len)
+        return None
+
+    def _run_index(self) -> dict[tuple[str, ...], list[int]]:
+        if self._runs is None:
+            self._runs = {}
+            for n, w in enumerate(self._words):
+                for key in set(zip(*(w[k:] for k in range(SHINGLE)), strict=False)):
+                    self._runs.setdefault(key, []).append(n)
+        return self._runs
+
+    def _word_index(self) -> dict[str, list[int]]:
+        if self._single is None:
+            self._single = {}
+            for n, w in enumerate(self._words):
+                for word in set(w):
+                    self._single.setdefault(word, []).append(n)
+        return self._single
 
 
 def _reason(a: Placed, b: Placed) -> str:
