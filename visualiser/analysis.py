@@ -104,7 +104,7 @@ def find_containment(chunks: list[Placed]) -> list[Containment]:
     """
     order = {id(c): n for n, c in enumerate(sorted(chunks, key=lambda c: len(c.norm)))}
     words = [c.norm.split(" ") for c in chunks]
-    index = _CandidateIndex(words) if len(chunks) > FEW_CHUNKS else None
+    index = _CandidateIndex(words) if _worth_indexing(words) else None
     everyone = range(len(chunks))
     found = []
     for n, small in enumerate(chunks):
@@ -124,6 +124,12 @@ def find_containment(chunks: list[Placed]) -> list[Containment]:
             if small.norm in big.norm:
                 found.append(Containment(big.index, small.index, _reason(big, small)))
     return sorted(found, key=lambda c: (c.container, c.contained))
+
+
+def _worth_indexing(words: list[list[str]]) -> bool:
+    """Few chunks (or a few long ones) are cheaper to compare pair by pair, in C, than
+    to index word by word in Python."""
+    return len(words) > FEW_CHUNKS and len(words) ** 2 > sum(len(w) for w in words)
 
 
 class _CandidateIndex:
