@@ -29,9 +29,11 @@ _STOP = None  # what a worker finds in the queue when it should end
 
 
 class Processor:
-    def __init__(self, store: Store, library: Library, workers: int = 1) -> None:
+    def __init__(self, store: Store, library: Library, workers: int = 1,
+                 layout_workers: int = 1) -> None:
         self.store = store
         self.library = library
+        self.layout_workers = layout_workers
         self._workers = max(1, workers)
         self._queue: queue.Queue[tuple[int, str, Future[None]] | None] = queue.Queue()
         self._threads: list[threading.Thread] = []
@@ -55,7 +57,8 @@ class Processor:
             kb_id, doc_id, future = job
             if future.set_running_or_notify_cancel():
                 try:
-                    ingest.process(self.store, kb_id, doc_id, on_processed=self.library.remember)
+                    ingest.process(self.store, kb_id, doc_id, on_processed=self.library.remember,
+                                   workers=self.layout_workers)
                     future.set_result(None)
                 except BaseException as error:  # process() never raises; be sure anyway
                     log.exception("processing %s in knowledgebase %s failed", doc_id, kb_id)
