@@ -288,5 +288,5 @@ class Store:
         for chunk in report["chunks"]:
             chunk["pages"] = [r["page"] for r in chunk["regions"]]
             chunk["why"] = why(chunk["origin"], chunk["chunk_type"], chunk["tokens"],
-                               chunk["heading_path"])
+                               chunk["heading_path"], report.get("layout_engine") or "")
         return report
