@@ -119,16 +119,19 @@ def pdf_order(pdf: pymupdf.Document, chunks: list[dict]) -> float | None:
     return None if score != score else score  # only tables: nothing to say
 
 
-def coverage(pdf: pymupdf.Document, chunks: list[dict]) -> tuple[float, float]:
-    """coverage_score.py: coverage and inflation."""
+def coverage(pdf: pymupdf.Document, chunks: list[dict]) -> tuple[float, float] | None:
+    """coverage_score.py: coverage and inflation; None without a text layer (the tool
+    divides by the document's words)."""
     document = bag(" ".join(w[4] for p in pdf for w in p.get_text("words")))
+    if not document:
+        return None
     union: collections.Counter[str] = collections.Counter()
     stored = 0
     for c in chunks:
         words = bag(c["text"])
         union += words
         stored += sum(words.values())
-    total = sum(document.values()) or 1
+    total = sum(document.values())
     return sum((document & union).values()) / total, stored / total
 
 
@@ -252,7 +255,8 @@ def summary(rows: list[Row], engine: str) -> str:
             f"{fmt(means[1])} / order {fmt(means[2], 3)}; pdf order lowest "
             f"{fmt(min(orders) if orders else None, 3)}; coverage lowest "
             f"{fmt(min(c[0] for c in covs), 3)}, inflation highest "
-            f"{fmt(max(c[1] for c in covs))}; box medians R "
+            f"{fmt(max(c[1] for c in covs))} ({len(covs)} files with a text layer); box "
+            "medians R "
             f"{fmt(statistics.median(b[0] for b in bx))} / P "
             f"{fmt(statistics.median(b[1] for b in bx))}; {pages} pages in {seconds:.1f} s "
             f"({seconds / pages:.3f} s/page)")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -437,11 +438,39 @@ def _insert_orphan(items: list[Item], orphan: Item) -> None:
 
 
 def _with_levels(reads: list[_PageModel]) -> list[PageRead]:
-    """Heading levels by the model's font sizes over the whole document, as pymupdf4llm
-    numbers them: the largest heading size is level 1, the next 2, …"""
+    """What needs the whole document: heading levels by the model's font sizes, as
+    pymupdf4llm numbers them (the largest heading size is level 1, the next 2, …), and
+    which of the page headers and footers really run."""
     sizes = sorted({size for read in reads for _, size in read.heading_sizes}, reverse=True)
     level = {size: n for n, size in enumerate(sizes, start=1)}
     for read in reads:
         for item, size in read.heading_sizes:
             item.level = min(level[size], 4)
+    _confirm_running([read.read for read in reads])
     return [read.read for read in reads]
+
+
+_DIGITS = re.compile(r"\d+")
+_PAGE_NUMBER = re.compile(r"^\W*(page\s*)?\d+(\s*(of|/)\s*\d+)?\W*$", re.IGNORECASE)
+
+
+def _confirm_running(pages: list[PageRead]) -> None:
+    """A header or footer box is left out of the chunks (role "running") only when it
+    runs: a page number, or text that recurs (numbers aside) on another page. The model
+    also calls a first page's footnote or a back cover's imprint a page-footer, and
+    those words belong in the chunks: they stay, as notes beside the body."""
+    def key(item: Item) -> str:
+        assert item.line is not None
+        return _DIGITS.sub("#", item.line.text.strip().casefold())
+
+    seen: dict[str, set[int]] = {}
+    for page in pages:
+        for item in page.items:
+            if item.role == "running" and item.line is not None:
+                seen.setdefault(key(item), set()).add(page.number)
+    for page in pages:
+        for item in page.items:
+            if item.role == "running" and item.line is not None:
+                recurs = len(seen[key(item)]) > 1 and len(pages) > 1
+                if not (recurs or _PAGE_NUMBER.match(item.line.text.strip())):
+                    item.role = "note"
