@@ -264,12 +264,12 @@ PROSE = ("Retrieval pipelines cut documents into chunks before anything is embed
          "the cut decides what a question can find later on. ")
 
 
-def report_pdf(rotation: int = 0) -> bytes:
+def report_pdf(rotation: int = 0, pages: int = 3) -> bytes:
     """Three pages: a title, numbered section headings, paragraphs, bullets, and a page
     number at the foot of each page; written upright as displayed, on a page turned
     by `rotation` when asked (as a landscape table page is)."""
     doc = pymupdf.open()
-    for n in range(3):
+    for n in range(pages):
         page = doc.new_page(width=595, height=842)
         page.set_rotation(rotation)
         to_page = page.derotation_matrix
@@ -373,3 +373,14 @@ def test_ml_engine_unavailable_says_how_to_install(monkeypatch):
     with pytest.raises(Exception) as refused:
         get_engine(ML)
     assert "cannot run here" in str(refused.value) and "[ml]" in str(refused.value)
+
+
+@needs_ml
+def test_ml_engine_in_two_processes_reads_what_one_reads():
+    from visualiser.layout import ml
+
+    data = report_pdf(pages=ml.PARALLEL_FROM_PAGES)
+    one = process_pdf(data, "r.pdf", options=LayoutOptions(engine=ML)).layout
+    two = process_pdf(data, "r.pdf", options=LayoutOptions(engine=ML, workers=2)).layout
+    assert two.words == one.words and two.blocks == one.blocks
+    assert [b.level for b in two.blocks if b.kind == "heading"][:2] == [1, 2]

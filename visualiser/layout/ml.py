@@ -18,7 +18,6 @@ builtin engine in the same process never sees it.
 from __future__ import annotations
 
 import importlib.metadata
-import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -204,7 +203,6 @@ def _read_parallel(data: bytes, starts: range, total: int, options: LayoutOption
 
 def _read_batch(args: tuple[bytes, int, int, LayoutOptions]) -> list[_PageModel]:
     data, start, stop, options = args
-    os.environ.setdefault("PYMUPDF_SUGGEST_LAYOUT_ANALYZER", "0")
     model = _model()
     with LOCK:
         ours = pymupdf.open(stream=data, filetype="pdf")
