@@ -384,3 +384,23 @@ def test_ml_engine_in_two_processes_reads_what_one_reads():
     two = process_pdf(data, "r.pdf", options=LayoutOptions(engine=ML, workers=2)).layout
     assert two.words == one.words and two.blocks == one.blocks
     assert [b.level for b in two.blocks if b.kind == "heading"][:2] == [1, 2]
+
+
+def test_a_section_number_boxed_apart_joins_its_title():
+    """The model sometimes boxes "5.1" apart from "Hyper Parameter Optimization"; the
+    number joins the title's box (pure mapping code: runs without the model too)."""
+    from visualiser.layout import ml
+    from visualiser.layout.items import RawLine
+
+    def line(x0, x1, text, y=100.0):
+        return RawLine((x0, y, x1, y + 12), [((x0, y, x1, y + 12), text)], 12, True, False)
+
+    boxes = [ml._Box(0, "section-header", (120, 100, 300, 112), 12),
+             ml._Box(1, "section-header", (72, 100, 95, 112), 12),
+             ml._Box(2, "text", (72, 130, 300, 142), 10)]
+    by_box = {0: [line(120, 300, "Hyper Parameter Optimization")], 1: [line(72, 95, "5.1")],
+              2: [line(72, 300, "2024 was a good year", 130)]}
+    ml._join_numbers_to_titles(boxes, by_box)
+    assert set(by_box) == {0, 2}
+    (heading,) = ml._rows(by_box[0])
+    assert heading.text == "5.1 Hyper Parameter Optimization"

@@ -270,6 +270,7 @@ def _page(page: pymupdf.Page, model_boxes: list[Any]) -> _PageModel:
         for home, words in _split_by_box(line, boxes).items():
             part = _part(line, words)
             (orphans if home is None else by_box.setdefault(home, [])).append(part)
+    _join_numbers_to_titles(boxes, by_box)
     items: list[Item] = []
     headings: list[tuple[Item, int]] = []
     for box in boxes:
@@ -282,6 +283,36 @@ def _page(page: pymupdf.Page, model_boxes: list[Any]) -> _PageModel:
     read = PageRead(page.number + 1, rect.width, rect.height, page.rotation,
                     (m.a, m.b, m.c, m.d, m.e, m.f), items)
     return _PageModel(read, headings)
+
+
+_HEADING_CLASSES = ("title", "section-header")
+
+
+def _join_numbers_to_titles(boxes: list[_Box], by_box: dict[int, list[RawLine]]) -> None:
+    """A section number the model boxed apart from its title ("5.1" beside "Hyper
+    Parameter Optimization") joins the title's box, so the heading reads "5.1 Hyper
+    Parameter Optimization" instead of a heading "5.1" (or none) and a stray line."""
+    for box in boxes:
+        lines = by_box.get(box.order)
+        if not lines or box.cls not in (*_HEADING_CLASSES, "text"):
+            continue
+        text = " ".join(line.text for line in lines).strip()
+        if len(text) > 8 or any(ch.isalpha() for ch in text) or not any(
+                ch.isdigit() for ch in text):
+            continue
+        title = next((other for other in boxes if other is not box
+                      and other.cls in _HEADING_CLASSES and by_box.get(other.order)
+                      and _beside(box.bbox, other.bbox)), None)
+        if title is not None:
+            by_box[title.order].extend(by_box.pop(box.order))
+
+
+def _beside(a: BBox, b: BBox) -> bool:
+    """On one row (most of the lower one's height shared) and close side by side."""
+    shared = min(a[3], b[3]) - max(a[1], b[1])
+    height = min(a[3] - a[1], b[3] - b[1])
+    gap = max(a[0], b[0]) - min(a[2], b[2])
+    return height > 0 and shared >= 0.5 * height and gap < 3 * max(height, 1.0)
 
 
 def _in_text_space(box: Any, matrix: pymupdf.Matrix) -> BBox:
