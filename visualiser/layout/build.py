@@ -12,12 +12,20 @@ import re
 from collections import Counter
 
 from visualiser.geometry import BBox, union
+from visualiser.layout.headings import (
+    CAPTION,
+    DocumentStyle,
+    is_section_number,
+    looks_like_heading,
+    refine,
+    size_class,
+)
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
+from visualiser.layout.lines import drop_running_lines, join_rows
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 
 _BULLETS = {"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"}
 _NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
-_CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
 
 
 # What an engine's role makes of a line; "running" lines never reach a block.
@@ -26,21 +34,13 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
                                      "code": "code", "note": "paragraph",
                                      "running": "paragraph"}
 
-RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
-_DIGITS = re.compile(r"\d+")
 
 
 def build_layout(pages: list[PageRead]) -> Layout:
-    dropped = _drop_running_lines(pages)
-    sizes: Counter[float] = Counter()
+    dropped = drop_running_lines(pages)
     for page in pages:
-        for item in page.items:
-            if item.line is not None and not item.line.mono:
-                sizes[_size_class(item.line.size)] += len(item.line.text)
-    body = sizes.most_common(1)[0][0] if sizes else 10.0
-    bigger = sorted((s for s in sizes if s >= body + 1.0), reverse=True)
-    levels = {size: min(level, 4) for level, size in enumerate(bigger, start=1)}
-    builder = _Builder(levels, _usual_line_gap(pages))
+        page.items = join_rows(page.items)
+    builder = _Builder(DocumentStyle.of(pages), _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
     dropped += builder.running
@@ -49,38 +49,6 @@ def build_layout(pages: list[PageRead]) -> Layout:
             f"{dropped} running header/footer lines (the same text at the top or bottom of "
             "most pages, page numbers included) were left out of the chunks")
     return builder.layout
-
-
-def _drop_running_lines(pages: list[PageRead]) -> int:
-    """Remove running heads and feet: a line in the top or bottom margin whose text,
-    numbers aside, recurs there on at least half the pages (and three). They would
-    otherwise sit in the middle of every chunk that crosses a page."""
-    if len(pages) < 3:
-        return 0
-
-    def key(page: PageRead, item: Item) -> tuple[str, str] | None:
-        if item.line is None:
-            return None
-        height = page.height if page.rotation % 180 == 0 else page.width
-        top, bottom = item.bbox[1], item.bbox[3]
-        band = "head" if bottom < height * RUNNING_MARGIN else (
-            "foot" if top > height * (1 - RUNNING_MARGIN) else None)
-        return (band, _DIGITS.sub("#", item.line.text.strip().casefold())) if band else None
-
-    seen: Counter[tuple[str, str]] = Counter()
-    for page in pages:
-        seen.update({k for item in page.items if (k := key(page, item))})
-    running = {k for k, n in seen.items() if n >= max(3, len(pages) / 2)}
-    dropped = 0
-    for page in pages:
-        kept = [item for item in page.items if key(page, item) not in running]
-        dropped += len(page.items) - len(kept)
-        page.items = kept
-    return dropped
-
-
-def _size_class(size: float) -> float:
-    return round(size * 2) / 2
 
 
 def _usual_line_gap(pages: list[PageRead]) -> float:
@@ -92,15 +60,18 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
         for above, below in zip(lines, lines[1:], strict=False):
             height = above.bbox[3] - above.bbox[1]
             gap = below.bbox[1] - above.bbox[3]
-            if _size_class(above.size) == _size_class(below.size) and -height < gap < height:
+            if size_class(above.size) == size_class(below.size) and -height < gap < height:
                 gaps[round(gap * 2) / 2] += 1
     return gaps.most_common(1)[0][0] if gaps else 0.0
 
 
 class _Builder:
-    def __init__(self, heading_levels: dict[float, int], line_gap: float) -> None:
+    def __init__(self, style: DocumentStyle, line_gap: float) -> None:
         self.layout = Layout(pages=[])
-        self.levels = heading_levels
+        self.style = style
+        self.levels = style.levels
+        self.raw: dict[int, RawLine] = {}  # line id → the line as read, with its style
+        self.engine_kind: set[int] = set()  # line ids whose kind an engine decided
         self.line_gap = line_gap
         self.page = 0
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -162,7 +133,11 @@ class _Builder:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
             group_id, note = item.group, item.role == "note"
-            group.append(self._add_line(raw.words, raw.bbox, skip_bullet=True))
+            line_id = self._add_line(raw.words, raw.bbox, skip_bullet=True)
+            self.raw[line_id] = raw
+            if item.role is not None:
+                self.engine_kind.add(line_id)
+            group.append(line_id)
             last = raw
             self.previous_table = None
         self._close(group, kind, level)
@@ -171,14 +146,14 @@ class _Builder:
         if item.role is not None:
             return _ROLE_KINDS[item.role], (min(max(item.level, 1), 4)
                                             if item.role == "heading" else 0)
-        size = _size_class(raw.size)
-        if raw.mono:
+        size = size_class(raw.size)
+        if raw.mono and not self.style.mono_body:
             return "code", 0
         first = raw.words[0][1]
         smallest_heading = min(self.levels, default=float("inf"))
         if first in _BULLETS or (_NUMBERED_ITEM.match(first) and size < smallest_heading):
             return "list_item", 0
-        if size in self.levels and not _CAPTION.match(raw.text):
+        if size in self.levels and not CAPTION.match(raw.text):
             return "heading", self.levels[size]
         return "paragraph", 0
 
@@ -195,22 +170,43 @@ class _Builder:
         return line_id
 
     def _close(self, line_ids: list[int], kind: BlockKind, level: int) -> None:
-        if line_ids:
-            box = union(self.layout.lines[i].bbox for i in line_ids)
-            self.layout.blocks.append(Block(len(self.layout.blocks), self.page, kind, box,
-                                            tuple(line_ids), level))
-            line_ids.clear()
+        if not line_ids:
+            return
+        blocks = self.layout.blocks
+        lines = [self.raw[i] for i in line_ids if i in self.raw]
+        if lines and line_ids[0] not in self.engine_kind:
+            kind, level = refine(kind, level, lines, self.style)  # type: ignore[assignment]
+        before = blocks[-1] if blocks else None
+        if (kind == "heading" and before is not None and before.page == self.page
+                and before.kind not in ("table", "image")
+                and len(before.line_ids) == 1
+                and is_section_number(self._text(before))):
+            # "5.1" set apart from its title: one heading "5.1 Results"
+            blocks.pop()
+            line_ids[:0] = before.line_ids
+        continues = (kind == "paragraph" and before is not None and before.kind == "paragraph"
+                     and self._continues_text(before, line_ids[0]))
+        box = union(self.layout.lines[i].bbox for i in line_ids)
+        blocks.append(Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
+                            continues=continues))
+        line_ids.clear()
+
+    def _text(self, block: Block) -> str:
+        return " ".join(self.layout.words[w].text for w in self.layout.block_words(block))
+
+    def _continues_text(self, before: Block, first_line: int) -> bool:
+        """Does a paragraph that starts with `first_line` carry on the paragraph
+        `before` across a column or page break (no full stop, then lower case)?"""
+        last = self.layout.words[self.layout.lines[before.line_ids[-1]].word_ids[-1]].text
+        first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
+        if last.endswith((".", "!", "?", ":", "\"", "”", ")")):
+            return False
+        return first[:1].islower() or last.endswith("-")
 
     def _add_image(self, item: Item) -> None:
-        number = sum(1 for b in self.layout.blocks if b.kind == "image") + 1
-        shown = self.display(item.bbox)
-        word_id, line_id = len(self.layout.words), len(self.layout.lines)
-        # The image's stand-in word is its markdown, so provenance treats it as text.
-        self.layout.words.append(Word(word_id, self.page, f"![image {number}](page-{self.page})",
-                                      shown, line_id, kind="image"))
-        self.layout.lines.append(Line(line_id, self.page, shown, (word_id,)))
-        self.layout.blocks.append(Block(len(self.layout.blocks), self.page, "image", shown,
-                                        (line_id,), image_word=word_id))
+        """A picture: a block with a box and no words (nothing of it is embedded)."""
+        self.layout.blocks.append(Block(len(self.layout.blocks), self.page, "image",
+                                        self.display(item.bbox)))
         self.previous_table = None
 
     def _add_table(self, item: Item, first_on_page: bool) -> None:
@@ -251,8 +247,10 @@ class _Builder:
 def _continues(previous: RawLine, line: RawLine, line_gap: float) -> bool:
     """Is `line` the next line of the same paragraph (or list item, heading, code)?
     `line_gap` is the document's usual spacing between the lines of a paragraph."""
-    if line.mono != previous.mono or line.bold != previous.bold or _CAPTION.match(line.text):
+    if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
+    if looks_like_heading(previous.text) != looks_like_heading(line.text):
+        return False  # "TITLE II" or "GENERAL PROVISIONS" over its first paragraph
     height = max(previous.bbox[3] - previous.bbox[1], 1.0)
     gap = line.bbox[1] - previous.bbox[3]
     same_column = abs(line.bbox[0] - previous.bbox[0]) < 40 or line.bbox[0] > previous.bbox[0]

@@ -46,6 +46,7 @@ class Item:
     role: Role | None = None  # set by an engine that knows; None lets build.py decide
     level: int = 0  # heading level, with role="heading"
     group: int | None = None  # lines an engine knows form one block share a group
+    seq: int = 0  # position in the order the engine read it (the content stream's)
 
 
 @dataclass(slots=True)

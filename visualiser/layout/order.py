@@ -16,12 +16,15 @@ from visualiser.geometry import BBox
 from visualiser.layout.items import Item
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
+Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 
 
 def reading_order(items: list[Item], width: float = 0.0) -> list[Item]:
     """`items` in reading order. Images behind text (backgrounds, frames) come first:
     they would otherwise bridge every gutter they lie under."""
+    for n, item in enumerate(items):
+        item.seq = n
     lines = [i for i in items if i.kind == "line"]
     behind = [i for i in items if i.kind == "image" and _covers_lines(i.bbox, lines)]
     solid = [i for i in items if not (i.kind == "image" and _covers_lines(i.bbox, lines))]
@@ -68,45 +71,109 @@ def _bands(items: list[Item]) -> list[list[Item]]:
 def _groups(bands: list[list[Item]]) -> list[list[Item]]:
     """Consecutive bands that share a column structure, merged."""
     groups: list[list[Item]] = []
-    has_gutter = False
+    own: list[tuple[float, float]] = []  # the gutters of the last group
     for band in bands:
         if groups:
             merged = groups[-1] + band
-            merged_gutter = bool(_gutters(merged))
-            band_gutter = bool(_gutters(band))
-            if merged_gutter or not (has_gutter or band_gutter):
+            gutters = _gutters(merged)
+            parts = [own, _gutters(band) if _reliable(band) else []]
+            if _compatible(gutters, [g for g in parts if g]):
                 groups[-1] = merged
-                has_gutter = merged_gutter
+                own = gutters
                 continue
         groups.append(list(band))
-        has_gutter = bool(_gutters(band))
+        own = _gutters(band)
     return groups
 
 
-def _gutters(items: list[Item]) -> list[tuple[float, float]]:
-    """Vertical strips at least MIN_GUTTER wide that no item covers, with items on
-    both sides."""
-    gaps: list[tuple[float, float]] = []
+
+def _reliable(band: list[Item]) -> bool:
+    """Do the gutters of `band` say anything? A single row whose pieces the PDF
+    writes one right after the other is one line of text that PyMuPDF split at a
+    wide space; a picture, a table, a second row, or pieces written apart (each in
+    its own column's run of text) are a column structure."""
+    lines = [i for i in band if i.kind == "line"]
+    if len(lines) < len(band) or any(not _same_row(lines[0].bbox, i.bbox) for i in lines):
+        return True
+    by_x = sorted(lines, key=lambda i: i.bbox[0])
+    return any(b.seq != a.seq + 1 for a, b in zip(by_x, by_x[1:], strict=False))
+
+
+def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
+    """Can two parts with gutters `parts` be read as one, with gutters `merged`?
+    Parts without gutters go with anything that keeps a gutter of the others; every
+    gutter of the parts must live on in a merged one, and one of them nearly whole.
+    (A line centred above two columns narrows their gutter to a sliver: it belongs
+    to neither column.)"""
+    if not parts:
+        return True  # one column on both sides
+
+    def overlaps(m: Gutter, o: Gutter) -> bool:
+        return m[0] < o[1] and o[0] < m[1]
+
+    def kept(m: Gutter, o: Gutter) -> bool:
+        return overlaps(m, o) and m[1] - m[0] >= min(0.5 * (o[1] - o[0]), 3 * MIN_GUTTER)
+
+    return (all(any(overlaps(m, o) for m in merged) for part in parts for o in part)
+            and any(kept(m, o) for part in parts for o in part for m in merged))
+
+
+def _gutters(items: list[Item]) -> list[Gutter]:
+    """Vertical strips that no item covers, with items on both sides, wider than
+    MIN_GUTTER and than the word spacing of the largest type around (a gap in a
+    title set at 32 pt is a space between words)."""
+    size = max((i.line.size for i in items if i.line is not None), default=0.0)
+    widest_space = max(MIN_GUTTER, 0.6 * size)
+    gaps: list[Gutter] = []
     reach = None
-    for left, right in sorted((i.bbox[0], i.bbox[2]) for i in items):
-        if reach is not None and left - reach >= MIN_GUTTER:
+    for left, right in sorted(_spans(items)):
+        if reach is not None and left - reach >= widest_space:
             gaps.append((reach, left))
         reach = right if reach is None else max(reach, right)
     return gaps
 
 
-def _columns(items: list[Item], gutters: list[tuple[float, float]]) -> list[list[Item]]:
-    """`items` split at the gutters, left to right, unless they read as rows."""
-    if not gutters:
-        return [items]
-    columns: list[list[Item]] = [[] for _ in range(len(gutters) + 1)]
-    for item in items:
-        centre = (item.bbox[0] + item.bbox[2]) / 2
-        columns[sum(1 for g in gutters if centre > g[1])].append(item)
-    columns = [c for c in columns if c]
-    if len(columns) > 1 and _reads_as_rows(columns):
-        return [items]
-    return columns
+def _spans(items: list[Item]) -> list[Gutter]:
+    """The horizontal extents the items cover. Pieces of one line of text (side by
+    side on a row, close, written one right after the other) cover the space between
+    them too: a section number and its title, a line split at a wide space."""
+    spans = []
+    by_seq = sorted(items, key=lambda i: i.seq)
+    run = by_seq[0] if by_seq else None
+    x0, x1 = (run.bbox[0], run.bbox[2]) if run else (0.0, 0.0)
+    for a, b in zip(by_seq, by_seq[1:], strict=False):
+        if (a.line is not None and b.line is not None and b.seq == a.seq + 1
+                and _same_row(a.bbox, b.bbox)
+                and max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2]) < 2.5 * a.line.size):
+            x0, x1 = min(x0, b.bbox[0]), max(x1, b.bbox[2])
+            continue
+        spans.append((x0, x1))
+        x0, x1 = b.bbox[0], b.bbox[2]
+    if by_seq:
+        spans.append((x0, x1))
+    return spans
+
+
+def _columns(items: list[Item], gutters: list[Gutter]) -> list[list[Item]]:
+    """`items` split at the gutters, left to right, unless they read as rows. A gutter
+    that would leave a lone line as a column of its own (a section number beside its
+    title) is no gutter: the narrowest such one is dropped until none is left."""
+    gutters = list(gutters)
+    while gutters:
+        columns: list[list[Item]] = [[] for _ in range(len(gutters) + 1)]
+        for item in items:
+            centre = (item.bbox[0] + item.bbox[2]) / 2
+            columns[sum(1 for g in gutters if centre > g[1])].append(item)
+        light = [n for n, c in enumerate(columns) if _weight(c) < 2]
+        if not light:
+            return [items] if _reads_as_rows(columns) else columns
+        beside = {g for n in light for g in (n - 1, n) if 0 <= g < len(gutters)}
+        gutters.pop(min(beside, key=lambda g: gutters[g][1] - gutters[g][0]))
+    return [items]
+
+
+def _weight(column: list[Item]) -> int:
+    return sum(1 if i.kind == "line" else 2 for i in column)
 
 
 def _reads_as_rows(columns: list[list[Item]]) -> bool:
@@ -133,15 +200,17 @@ def _same_row(a: BBox, b: BBox) -> bool:
 
 
 def _rows(items: list[Item]) -> list[Item]:
-    """Top to bottom, and left to right among items on one row."""
+    """Top to bottom; items on one row in the order the PDF writes them, which is
+    left to right for running text, and says what comes first where a row is not
+    running text (a title written before the number in the badge to its left)."""
     ordered: list[Item] = []
     row: list[Item] = []
     for item in sorted(items, key=lambda i: (i.bbox[1], i.bbox[0])):
         if row and not _same_row(row[0].bbox, item.bbox):
-            ordered.extend(sorted(row, key=lambda i: i.bbox[0]))
+            ordered.extend(sorted(row, key=lambda i: i.seq))
             row = []
         row.append(item)
-    ordered.extend(sorted(row, key=lambda i: i.bbox[0]))
+    ordered.extend(sorted(row, key=lambda i: i.seq))
     return ordered
 
 

@@ -125,16 +125,30 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
                            line.horizontal)
         items.append(Item("line", line.bbox, line=line))
     if not used_ocr:
-        for info in page.get_image_info():
-            box = tuple(info["bbox"])
-            if box[2] - box[0] > 8 and box[3] - box[1] > 8:  # skip hairline decorations
-                items.append(Item("image", box))
+        pictures = [box for info in page.get_image_info()
+                    if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
+        _mark_labels(items, pictures)
+        items.extend(Item("image", box) for box in pictures)  # no hairline decorations
     rect = page.rect
     text_width = rect.width if page.rotation % 180 == 0 else rect.height
     m = page.rotation_matrix
     return PageRead(page.number + 1, rect.width, rect.height, page.rotation,
                     (m.a, m.b, m.c, m.d, m.e, m.f), _in_order(items, text_width),
                     used_ocr, warning)
+
+
+def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
+    """Lines set sparsely on a picture (callout numbers, labels on a photo) belong to
+    the picture: they are kept as notes, never joined to the body or taken for
+    headings. Text that fills a picture (a heading on a tinted bar, a boxed summary)
+    is body text on a background."""
+    for box in pictures:
+        on_it = [i for i in items if i.line is not None and _inside_any(i.bbox, [box])]
+        inked = sum((i.bbox[2] - i.bbox[0]) * (i.bbox[3] - i.bbox[1]) for i in on_it)
+        picture = (box[2] - box[0]) * (box[3] - box[1])
+        if on_it and inked < 0.05 * picture:  # a heading on a tinted bar is no label
+            for item in on_it:
+                item.role = "note"
 
 
 def _in_order(items: list[Item], width: float) -> list[Item]:
@@ -148,7 +162,8 @@ def _in_order(items: list[Item], width: float) -> list[Item]:
     notes = [i for i in items if i.line is not None and not i.line.horizontal]
     for note in notes:
         note.role = "note"
-    body = [i for i in items if i.role != "note"]
+    sideways_ids = {id(note) for note in notes}
+    body = [i for i in items if id(i) not in sideways_ids]
     return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
