@@ -23,8 +23,8 @@ from visualiser.strategies import get_strategy
 DEFAULT_STRATEGY = "structure_aware"  # for knowledgebases created from now on
 LEGACY_STRATEGY = "token_based"  # what a stored metadata without the field was built with
 # builtin, not the ML engine, for new knowledgebases: the ML engine is an optional extra
-# (140 MB) and, measured on the corpus (README, "Layout engines"), does not beat builtin
-# on every score while it is 20-50× slower.
+# (130 MB) and, measured on the corpus (README, "Layout engines"), is better on tables
+# and forms but not on headings, and 5-60× slower on text pages.
 DEFAULT_LAYOUT = "builtin"
 LEGACY_LAYOUT = "builtin"  # the only engine before the field existed
 
