@@ -43,7 +43,8 @@ class BuiltinEngine(LayoutEngine):
     label = "Builtin (PyMuPDF text layer and font statistics)"
     explanation = ("Words and lines from PyMuPDF's text layer, columns found by recursive "
                    "XY-cut, headings told by font size and weight relative to the body "
-                   "text, ruled tables from PyMuPDF's table finder, OCR by Tesseract.")
+                   "text, ruled tables from the grids the page draws, unruled tables from "
+                   "columns aligned by whitespace, OCR by Tesseract.")
 
     @classmethod
     def version(cls) -> str:
@@ -107,14 +108,15 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     textpage = page.get_textpage(flags=_TEXT_FLAGS)
     used_ocr = False
     warning = None
-    if not textpage.extractWORDS() and page.get_images():
+    words = textpage.extractWORDS()
+    if not words and page.get_images():
         if options.ocr and ocr_available():
             textpage = ocr_textpage(page, _TEXT_FLAGS, options)
             used_ocr = True
         else:
             warning = (f"page {page.number + 1} has no text layer and OCR is unavailable "
                        "(install tesseract-ocr); its words are missing")
-    items = [] if used_ocr else find_tables(page, textpage)
+    items = [] if used_ocr else find_tables(page, textpage, words)
     table_boxes = [item.bbox for item in items]
     for line in _lines(textpage, styled=not used_ocr):
         kept = [w for w in line.words if not _inside_any(w[0], table_boxes)]
