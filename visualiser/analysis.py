@@ -25,6 +25,8 @@ TINY_TAIL_TOKENS = 20
 HIGH_OVERLAP_SHARE = 0.30
 _SENTENCE_END = re.compile(r"""[.!?:;)\]"'”’|*`]\s*$""")
 
+ML_ENGINE = "pymupdf-layout"  # its headings come from a model, not from font sizes
+
 
 @dataclass(slots=True)
 class Placed:
@@ -199,9 +201,10 @@ _BY_TYPE = {
 
 
 def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
-        heading_path: Sequence[str]) -> str:
+        heading_path: Sequence[str], layout_engine: str = "") -> str:
     """A plain-language account of the rule that made a chunk (works on stored chunks
-    too: it needs only what is stored)."""
+    too: it needs only what is stored). `layout_engine` (the report's) says who found
+    the headings a section starts at: font statistics, or an ML layout model."""
     o = origin
     rule = o.get("rule")
     if rule == "token_window":
@@ -242,6 +245,9 @@ def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
                 "table. It repeats them on purpose, so its box spans theirs.")
     heading = heading_path[-1] if heading_path else None
     where = f"the section “{heading}”" if heading else "the text before the first heading"
+    starts_at_heading = rule == "section" or (rule == "section_part" and o.get("part") == 1)
+    if heading and starts_at_heading and layout_engine.startswith(ML_ENGINE):
+        where += ", read as a heading by the layout model"
     if rule == "section":
         return f"All of {where}, kept whole as one chunk."
     if rule == "section_part":

@@ -9,11 +9,12 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from visualiser.errors import NotFound, VisualiserError
+from visualiser.layout import LayoutOptions, get_engine
 from visualiser.library import file_sha256
 from visualiser.mupdf import LOCK, take_messages
 from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
@@ -72,9 +73,11 @@ def admit(store: Store, kb_id: int, data: bytes | Path, name: str, *,
 
 
 def process(store: Store, kb_id: int, doc_id: str,
-            on_processed: Callable[[Any], None] | None = None) -> None:
-    """Lay out and chunk a stored document with its knowledgebase's strategy, then
-    store the chunk set. Never raises: failures are recorded on the document."""
+            on_processed: Callable[[Any, LayoutOptions], None] | None = None,
+            workers: int = 1) -> None:
+    """Lay out a stored document with its knowledgebase's layout engine (in `workers`
+    processes) and chunk it with its strategy, then store the chunk set. Never raises:
+    failures are recorded on the document."""
     try:
         kb = store.knowledgebase(kb_id)
         doc_row = store.document(kb_id, doc_id)
@@ -82,9 +85,11 @@ def process(store: Store, kb_id: int, doc_id: str,
 
         progress = throttled(
             lambda fraction: store.set_state(kb_id, doc_id, "processing", progress=fraction))
-        processed = process_pdf(data, doc_row["name"], progress=progress)
+        options = replace(kb.layout_options, workers=max(1, workers))
+        get_engine(options.engine)  # an engine that cannot run here fails with the reason
+        processed = process_pdf(data, doc_row["name"], options=options, progress=progress)
         if on_processed is not None:
-            on_processed(processed)
+            on_processed(processed, options)
         strategy = kb.chunking_strategy
         if strategy is None:
             raise VisualiserError("the knowledgebase's stored metadata cannot be read, so its "

@@ -3,8 +3,9 @@ in knowledgebases — each identified by the SHA-256 of its bytes, with the expe
 results memoised.
 
 Layout extraction (`process_pdf`) is the slow step, so its result is kept in an LRU
-per document; a strategy switch re-chunks from that cached layout, and chunk reports
-are memoised per (document, strategy, resolved settings). Everything is safe to call
+per (document, layout options: engine, its version, OCR); a strategy switch re-chunks
+from that cached layout, and chunk reports are memoised per (document, layout
+options, strategy, resolved settings). Everything is safe to call
 from the threads of a threaded WSGI server: two requests for the same uncomputed
 result wait for one computation instead of racing to do it twice.
 """
@@ -23,6 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from visualiser import pipeline
 from visualiser.errors import BadPdf, NotFound, reading_pdf
+from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions
 from visualiser.mupdf import LOCK, take_messages
 from visualiser.strategies import get_strategy
 from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
@@ -193,10 +195,11 @@ class Library:
         self._lock = threading.Lock()
         self._samples: dict[str, Entry] | None = None
         self._stored: Memo[tuple[str, str, Path], Entry] = Memo(entries)
-        self._processed: Memo[str, pipeline.ProcessedDocument] = Memo(documents)
-        self._reports: Memo[tuple[str, str, str, tuple[tuple[str, Any], ...]], Report] = Memo(
-            reports
+        self._processed: Memo[tuple[str, str], pipeline.ProcessedDocument] = Memo(documents)
+        self._reports: Memo[tuple[str, str, str, str, tuple[tuple[str, Any], ...]], Report] = (
+            Memo(reports)
         )
+        self.layout_workers = 1  # page-reading processes for a layout extracted here
         self._tokens: Memo[tuple[str, str], int] = Memo(documents * 2)
         self.problems: list[str] = []  # files that could not be read, for the log
 
@@ -238,46 +241,56 @@ class Library:
         assert entry.path is not None  # every entry comes from a file
         return entry.path.read_bytes()
 
-    def remember(self, processed: pipeline.ProcessedDocument) -> None:
+    def remember(self, processed: pipeline.ProcessedDocument,
+                 options: LayoutOptions = DEFAULT_OPTIONS) -> None:
         """Keep a layout processed elsewhere (the knowledgebase's background worker),
         so the viewer's first preview does not extract it a second time."""
-        self._processed.put(processed.id, processed)
+        self._processed.put((processed.id, options.key()), processed)
 
-    def processed(self, entry: Entry) -> pipeline.ProcessedDocument:
+    def processed(self, entry: Entry,
+                  options: LayoutOptions = DEFAULT_OPTIONS) -> pipeline.ProcessedDocument:
+        if options.workers != self.layout_workers:
+            options = replace(options, workers=self.layout_workers)
         processed = self._processed.get(
-            entry.id, lambda: pipeline.process_pdf(self.pdf(entry), entry.name)
+            (entry.id, options.key()),
+            lambda: pipeline.process_pdf(self.pdf(entry), entry.name, options=options),
         )
         # The same bytes may be known under two names (a sample, and a copy in a
         # knowledgebase); the layout is shared, the name is the caller's.
         return processed if processed.name == entry.name else replace(processed, name=entry.name)
 
-    def is_processed(self, doc_id: str) -> bool:
-        return doc_id in self._processed
+    def is_processed(self, doc_id: str, options: LayoutOptions = DEFAULT_OPTIONS) -> bool:
+        return (doc_id, options.key()) in self._processed
 
     def report(
-        self, entry: Entry, strategy: str, params: Mapping[str, Any] | None = None
+        self, entry: Entry, strategy: str, params: Mapping[str, Any] | None = None,
+        options: LayoutOptions = DEFAULT_OPTIONS,
     ) -> Report:
         # Validate and resolve first: a bad parameter is answered without extracting the
         # layout, and "?size=1200" shares its cache entry with the default.
         settings = get_strategy(strategy).settings(params)
-        key = (entry.id, entry.name, strategy, tuple(sorted(settings.items())))
+        key = (entry.id, entry.name, options.key(), strategy, tuple(sorted(settings.items())))
         return self._reports.get(
             key,
-            lambda: self._report(entry, lambda doc: pipeline.chunk_report(
-                doc, strategy, settings, time_budget=self.time_budget)),
+            lambda: self._report(
+                entry, lambda doc: pipeline.chunk_report(
+                    doc, strategy, settings, time_budget=self.time_budget), options
+            ),
         )
 
     def imported(
-        self, entry: Entry, import_id: str, file_name: str, data: Callable[[], bytes]
+        self, entry: Entry, import_id: str, file_name: str, data: Callable[[], bytes],
+        options: LayoutOptions = DEFAULT_OPTIONS,
     ) -> Report:
         """Chunks from an imported file (`import_id` is its SHA-256), aligned to `entry`.
         `data` reads the file only when the report is not cached."""
-        key = (entry.id, entry.name, f"import:{import_id}", (("file", file_name),))
+        key = (entry.id, entry.name, options.key(), f"import:{import_id}",
+               (("file", file_name),))
         return self._reports.get(
             key,
             lambda: self._report(
                 entry, lambda doc: pipeline.imported_report(
-                    doc, data(), file_name, time_budget=self.time_budget)
+                    doc, data(), file_name, time_budget=self.time_budget), options
             ),
         )
 
@@ -285,8 +298,9 @@ class Library:
         self,
         entry: Entry,
         make: Callable[[pipeline.ProcessedDocument], dict[str, Any]],
+        options: LayoutOptions = DEFAULT_OPTIONS,
     ) -> Report:
-        processed = self.processed(entry)
+        processed = self.processed(entry, options)
         data = make(processed)
         # The document's own token count, so a side-by-side comparison can say how much
         # each chunking stores beyond it (the report carries it only inside the

@@ -239,7 +239,7 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
         "overlap_method": analysis.OVERLAP_METHOD,
         "pages": [{"number": p.number, "width": p.width, "height": p.height,
                    "rotation": p.rotation, "ocr": p.ocr} for p in doc.layout.pages],
-        "chunks": [_chunk_dict(c, flags) for c, flags in
+        "chunks": [_chunk_dict(c, flags, doc.layout.engine) for c, flags in
                    zip(placed, analysis.flags_by_chunk(len(placed), overlaps, containment),
                        strict=True)],
         "overlaps": [o.to_dict() for o in overlaps],
@@ -259,7 +259,8 @@ def check_chunks_per_page(placed: list[analysis.Placed]) -> None:
             "may touch one page; choose larger chunks", MAX_CHUNKS_ON_A_PAGE)
 
 
-def _chunk_dict(c: analysis.Placed, flags: list[dict[str, str]]) -> dict[str, Any]:
+def _chunk_dict(c: analysis.Placed, flags: list[dict[str, str]],
+                layout_engine: str) -> dict[str, Any]:
     return {
         "index": c.index,
         "chunk_type": c.kind,
@@ -269,6 +270,6 @@ def _chunk_dict(c: analysis.Placed, flags: list[dict[str, str]]) -> dict[str, An
         "pages": [r.page for r in c.regions],
         "regions": [r.to_dict() for r in c.regions],
         "origin": c.origin,
-        "why": analysis.why(c.origin, c.kind, c.tokens, c.chunk.heading_path),
+        "why": analysis.why(c.origin, c.kind, c.tokens, c.chunk.heading_path, layout_engine),
         "flags": flags,
     }

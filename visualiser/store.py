@@ -23,7 +23,8 @@ from typing import Any
 
 from visualiser.analysis import why
 from visualiser.errors import NotFound, VisualiserError
-from visualiser.knowledgebase import params_in_effect, strategy_in_effect
+from visualiser.knowledgebase import layout_in_effect, params_in_effect, strategy_in_effect
+from visualiser.layout import LayoutOptions
 
 # Each entry moves the schema one version forward; never edit a released one.
 MIGRATIONS: tuple[str, ...] = (
@@ -106,13 +107,19 @@ class Knowledgebase:
     def chunking_params(self) -> dict[str, Any]:
         return params_in_effect(self.raw_metadata)
 
+    @property
+    def layout_options(self) -> LayoutOptions:
+        return layout_in_effect(self.raw_metadata)
+
     def to_dict(self) -> dict[str, Any]:
         try:
             metadata = json.loads(self.raw_metadata)
         except ValueError:
             metadata = None
         return {"id": self.id, "name": self.name, "metadata": metadata,
-                "chunking_strategy": self.chunking_strategy, "created_at": self.created_at}
+                "chunking_strategy": self.chunking_strategy,
+                "layout": self.layout_options.engine, "ocr_lang": self.layout_options.ocr_lang,
+                "created_at": self.created_at}
 
 
 def default_database() -> Path:
@@ -381,5 +388,5 @@ class Store:
         for chunk in report["chunks"]:
             chunk["pages"] = [r["page"] for r in chunk["regions"]]
             chunk["why"] = why(chunk["origin"], chunk["chunk_type"], chunk["tokens"],
-                               chunk["heading_path"])
+                               chunk["heading_path"], report.get("layout_engine") or "")
         return report

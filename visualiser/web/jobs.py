@@ -55,12 +55,14 @@ def _dead_here(owner: str) -> bool:
 
 class Processor:
     def __init__(self, store: Store, library: Library, workers: int = 1,
-                 lease_seconds: float = LEASE_SECONDS, sweep: bool = True) -> None:
+                 lease_seconds: float = LEASE_SECONDS, sweep: bool = True,
+                 layout_workers: int = 1) -> None:
         self.store = store
         self.library = library
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self.lease_seconds = lease_seconds
         self._sweep = sweep  # also take over rows whose lease has expired
+        self.layout_workers = layout_workers
         self._workers = max(1, workers)
         self._queue: queue.Queue[tuple[int, str, Future[None]] | None] = queue.Queue()
         self._threads: list[threading.Thread] = []
@@ -93,7 +95,8 @@ class Processor:
                 try:
                     if self.store.claim(kb_id, doc_id, self.owner, self.lease_seconds):
                         ingest.process(self.store, kb_id, doc_id,
-                                       on_processed=self.library.remember)
+                                       on_processed=self.library.remember,
+                                       workers=self.layout_workers)
                     else:  # another server holds it (or it is no longer processing)
                         log.info("%s is leased by another server; skipped", doc_id)
                     future.set_result(None)

@@ -19,9 +19,10 @@ from visualiser.web.uploads import ReceivedFile, sent_name
 MAX_NAME_LENGTH = 200
 
 
-def create(name: Any, strategy: Any = None, params: Any = None) -> Knowledgebase:
-    """A new knowledgebase. No strategy (None or "") means the default, decided by
-    `knowledgebase.new_metadata` and nowhere else."""
+def create(name: Any, strategy: Any = None, params: Any = None, layout: Any = None,
+           ocr_lang: Any = None) -> Knowledgebase:
+    """A new knowledgebase. No strategy or layout (None or "") means the default,
+    decided by `knowledgebase.new_metadata` and nowhere else."""
     if not isinstance(name, str) or not name.strip():
         raise BadParameter("name", "a knowledgebase needs a name")
     if len(name.strip()) > MAX_NAME_LENGTH:
@@ -32,7 +33,11 @@ def create(name: Any, strategy: Any = None, params: Any = None) -> Knowledgebase
         raise BadParameter(
             "chunking_params", "expected an object of parameter names and values"
         )
-    metadata = knowledgebase.new_metadata(strategy or None, params)
+    for field, value in (("layout", layout), ("ocr_lang", ocr_lang)):
+        if value is not None and not isinstance(value, str):
+            raise BadParameter(field, f"expected a string, got {value!r}")
+    metadata = knowledgebase.new_metadata(strategy or None, params, layout=layout or None,
+                                          ocr_lang=ocr_lang or None)
     return state().store.create_knowledgebase(name, metadata)
 
 

@@ -8,12 +8,13 @@ from typing import Any
 from flask import url_for
 
 from visualiser import knowledgebase
+from visualiser.layout import describe_engines
 from visualiser.library import Entry
 from visualiser.render import PALETTE
 from visualiser.store import Knowledgebase
 from visualiser.strategies import STRATEGIES
 from visualiser.web.sources import Source
-from visualiser.web.state import strategies
+from visualiser.web.state import state, strategies
 
 
 def default_choice_label() -> str:
@@ -116,6 +117,10 @@ def viewer_config(
         "document": document_config(entry),
         "strategies": strategies(),
         "strategy": "" if source.kind == "stored" else source.value,
+        "layouts": describe_engines(),
+        "layout": source.layout.engine,
+        # What a URL without `layout=` means: the knowledgebase's engine or the app's.
+        "default_layout": stored["layout"] if stored else state().default_layout.engine,
         # Names of the imported files the URL refers to, for the selector's label.
         "imports": [source.imported.to_dict()] if source.imported else [],
         "palette": list(PALETTE),
