@@ -25,6 +25,17 @@ from visualiser.layout.engines import (
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.ocr import ocr_available, ocr_textpage
 from visualiser.layout.order import reading_order
+from visualiser.layout.scripts import (
+    COLUMN_GAP,
+    Piece,
+    columns,
+    horizontal_lines,
+    is_vertical_piece,
+    needs_chars,
+    normalise,
+    vertical_order,
+    vertical_words,
+)
 from visualiser.layout.tables import find_tables
 from visualiser.mupdf import LOCK
 
@@ -114,15 +125,15 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         else:
             warning = (f"page {page.number + 1} has no text layer and OCR is unavailable "
                        "(install tesseract-ocr); its words are missing")
-    items = [] if used_ocr else find_tables(page, textpage)
+    lines, vertical_lines = _lines(textpage, styled=not used_ocr)
+    # The table finder reads cells across, which scrambles a page set in columns of
+    # vertical text (its ruled frames are not tables); such pages have no tables.
+    mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
+    items = [] if used_ocr or mostly_vertical else find_tables(page, textpage)
     table_boxes = [item.bbox for item in items]
-    for line in _lines(textpage, styled=not used_ocr):
-        kept = [w for w in line.words if not _inside_any(w[0], table_boxes)]
-        if len(kept) != len(line.words):
-            if not kept:
-                continue
-            line = RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono)
-        items.append(Item("line", line.bbox, line=line))
+    lines = _outside(lines, table_boxes)
+    vertical_lines = _outside(vertical_lines, table_boxes)
+    items.extend(Item("line", line.bbox, line=line) for line in lines)
     if not used_ocr:
         for info in page.get_image_info():
             box = tuple(info["bbox"])
@@ -132,29 +143,118 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     text_width = rect.width if page.rotation % 180 == 0 else rect.height
     m = page.rotation_matrix
     return PageRead(page.number + 1, rect.width, rect.height, page.rotation,
-                    (m.a, m.b, m.c, m.d, m.e, m.f), reading_order(items, text_width),
+                    (m.a, m.b, m.c, m.d, m.e, m.f), vertical_order(
+                        reading_order(items, text_width),
+                        [Item("line", line.bbox, line=line) for line in vertical_lines]),
                     used_ocr, warning)
 
 
-def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> list[RawLine]:
-    """Text lines with their words and style. OCR text (`styled=False`) comes in one
-    stand-in font, so its bold and monospace flags say nothing and are ignored."""
+def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
+    """Text lines with their words and style: the horizontal lines, and the vertical
+    ones (read top to bottom). OCR text (`styled=False`) comes in one stand-in font, so
+    its bold and monospace flags say nothing and are ignored.
+
+    Ordinary lines take PyMuPDF's own words; lines in a right-to-left or CJK script,
+    and vertical ones, are rebuilt from their characters by `scripts.py`."""
     words_by_line: dict[tuple[int, int], list[WordBox]] = {}
     for x0, y0, x1, y1, text, block_no, line_no, _ in textpage.extractWORDS():
         words_by_line.setdefault((block_no, line_no), []).append(((x0, y0, x1, y1), text))
-    lines = []
+    raw: list[dict] | None = None  # the characters, read only for a page that needs them
+    lines: list[RawLine] = []
+    pieces: list[Piece] = []
     for block_no, block in enumerate(textpage.extractDICT()["blocks"]):
-        for line_no, line in enumerate(block.get("lines", ())):
-            words = words_by_line.get((block_no, line_no))
+        block_lines = [(n, line, "".join(s["text"] for s in line["spans"]))
+                       for n, line in enumerate(block.get("lines", ()))]
+        by_chars = any(needs_chars(text) for _, _, text in block_lines)
+        fragments: list[Piece] = []  # this block's lines to be rebuilt from characters
+        for line_no, line, text in block_lines:
             spans = [s for s in line["spans"] if s["text"].strip()]
-            if not words or not spans:
+            if not spans:
                 continue
-            chars = sum(len(s["text"]) for s in spans)
-            size = sum(s["size"] * len(s["text"]) for s in spans) / chars
-            bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
-            mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
+            size, bold, mono = _style(spans, styled)
+            vertical = is_vertical_piece(line["dir"], line["bbox"], text)
+            if not vertical and not by_chars:
+                words = words_by_line.get((block_no, line_no))
+                if words:
+                    words = [(box, normalise(word)) for box, word in words]
+                    lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
+                continue
+            if raw is None:
+                raw = textpage.extractRAWDICT()["blocks"]
+            chars = [(tuple(c["bbox"]), c["c"])
+                     for s in raw[block_no]["lines"][line_no]["spans"] for c in s["chars"]]
+            piece = Piece(tuple(line["bbox"]), chars, size, (bold, mono))
+            (pieces if vertical else fragments).append(piece)
+        lines.extend(_lines_from_chars(fragments))
+    vertical_lines: list[RawLine] = []
+    for column in columns(pieces):
+        if len(column) == 1 and not _written_down(column[0]):
+            lines.extend(_lines_from_chars(column))  # a lone wide character, not a column
+            continue
+        size = max(p.size for p in column)
+        words = vertical_words([c for p in column for c in p.chars], size)
+        if words:
+            bold, mono = (all(p.styled[i] for p in column) for i in (0, 1))
+            vertical_lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
+    return lines, vertical_lines
+
+
+def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
+    chars = sum(len(s["text"]) for s in spans)
+    size = sum(s["size"] * len(s["text"]) for s in spans) / chars
+    bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
+    mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
+    return size, bold, mono
+
+
+def _written_down(piece: Piece) -> bool:
+    return piece.box[3] - piece.box[1] > 1.6 * (piece.box[2] - piece.box[0])
+
+
+def _lines_from_chars(fragments: list[Piece]) -> list[RawLine]:
+    """Fragments of a block that share a baseline (MuPDF cuts a line where the
+    direction changes) joined into one line, then rebuilt from the characters."""
+    lines: list[RawLine] = []
+    rows: list[list[Piece]] = []
+    for piece in sorted(fragments, key=lambda p: p.box[1]):
+        if rows and _same_row(rows[-1], piece):
+            rows[-1].append(piece)
+        else:
+            rows.append([piece])
+    for row in rows:
+        chars = sum(len(p.chars) for p in row) or 1
+        size = sum(p.size * len(p.chars) for p in row) / chars
+        bold, mono = (all(p.styled[i] for p in row) for i in (0, 1))
+        for words in horizontal_lines([c for p in row for c in p.chars], size):
             lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
     return lines
+
+
+def _same_row(row: list[Piece], piece: Piece) -> bool:
+    top, bottom = min(p.box[1] for p in row), max(p.box[3] for p in row)
+    overlap = min(bottom, piece.box[3]) - max(top, piece.box[1])
+    if overlap < 0.5 * min(bottom - top, piece.box[3] - piece.box[1]):
+        return False
+    nearest = min(max(p.box[0] - piece.box[2], piece.box[0] - p.box[2]) for p in row)
+    return nearest < COLUMN_GAP * piece.size
+
+
+def _word_count(lines: list[RawLine]) -> int:
+    return sum(len(line.words) for line in lines)
+
+
+def _outside(lines: list[RawLine], boxes: list[BBox]) -> list[RawLine]:
+    """`lines` without their words inside any of `boxes` (a table's cells hold them)."""
+    if not boxes:
+        return lines
+    out = []
+    for line in lines:
+        kept = [w for w in line.words if not _inside_any(w[0], boxes)]
+        if len(kept) == len(line.words):
+            out.append(line)
+        elif kept:
+            out.append(RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono))
+    return out
 
 
 def _inside_any(box: BBox, boxes: list[BBox]) -> bool:
