@@ -132,6 +132,8 @@ class _Builder:
                 after_bullet = True
                 continue
             line_kind, line_level = self._classify(raw)
+            if item.role == "paragraph" and line_kind == "heading":  # e.g. low-confidence OCR
+                line_kind, line_level = "paragraph", 0
             if after_bullet:
                 line_kind, line_level, after_bullet = "list_item", 0, False
             same_block = (

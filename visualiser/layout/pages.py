@@ -23,10 +23,9 @@ from visualiser.layout.engines import (
     register,
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
-from visualiser.layout.ocr import ocr_available, ocr_textpage
+from visualiser.layout.ocr import ocr_available, ocr_page
 from visualiser.layout.order import reading_order
 from visualiser.layout.scripts import (
-    COLUMN_GAP,
     Piece,
     columns,
     horizontal_lines,
@@ -116,37 +115,48 @@ def _read_batch(args: tuple[bytes, int, int, LayoutOptions]) -> list[PageRead]:
 
 def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> PageRead:
     textpage = page.get_textpage(flags=_TEXT_FLAGS)
-    used_ocr = False
-    warning = None
     if not textpage.extractWORDS() and page.get_images():
         if options.ocr and ocr_available():
-            textpage = ocr_textpage(page, _TEXT_FLAGS, options)
-            used_ocr = True
-        else:
-            warning = (f"page {page.number + 1} has no text layer and OCR is unavailable "
-                       "(install tesseract-ocr); its words are missing")
-    lines, vertical_lines = _lines(textpage, styled=not used_ocr)
+            return _read_by_ocr(page, options)
+        return _page_read(page, [], warning=(
+            f"page {page.number + 1} has no text layer and OCR is unavailable "
+            "(install tesseract-ocr); its words are missing"))
+    lines, vertical_lines = _lines(textpage, styled=True)
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
-    items = [] if used_ocr or mostly_vertical else find_tables(page, textpage)
+    items = [] if mostly_vertical else find_tables(page, textpage)
     table_boxes = [item.bbox for item in items]
     lines = _outside(lines, table_boxes)
     vertical_lines = _outside(vertical_lines, table_boxes)
     items.extend(Item("line", line.bbox, line=line) for line in lines)
-    if not used_ocr:
-        for info in page.get_image_info():
-            box = tuple(info["bbox"])
-            if box[2] - box[0] > 8 and box[3] - box[1] > 8:  # skip hairline decorations
-                items.append(Item("image", box))
+    for info in page.get_image_info():
+        box = tuple(info["bbox"])
+        if box[2] - box[0] > 8 and box[3] - box[1] > 8:  # skip hairline decorations
+            items.append(Item("image", box))
     rect = page.rect
     text_width = rect.width if page.rotation % 180 == 0 else rect.height
+    ordered = vertical_order(reading_order(items, text_width),
+                             [Item("line", line.bbox, line=line) for line in vertical_lines])
+    return _page_read(page, ordered)
+
+
+def _page_read(page: pymupdf.Page, items: list[Item], warning: str | None = None) -> PageRead:
     m = page.rotation_matrix
-    return PageRead(page.number + 1, rect.width, rect.height, page.rotation,
-                    (m.a, m.b, m.c, m.d, m.e, m.f), vertical_order(
-                        reading_order(items, text_width),
-                        [Item("line", line.bbox, line=line) for line in vertical_lines]),
-                    used_ocr, warning)
+    return PageRead(page.number + 1, page.rect.width, page.rect.height, page.rotation,
+                    (m.a, m.b, m.c, m.d, m.e, m.f), items, False, warning)
+
+
+def _read_by_ocr(page: pymupdf.Page, options: LayoutOptions) -> PageRead:
+    """A scan: OCR'd upright (`ocr.py`). Its text space is the upright scan, so lines
+    run left to right there; `matrix` maps it onto the page as displayed, and the
+    rotation between the two is the page's own plus the turn OCR gave it."""
+    ocr = ocr_page(page, options)
+    items = [Item("line", line.bbox, line=line,
+                  role="paragraph" if ocr.low_confidence else None) for line in ocr.lines]
+    return PageRead(page.number + 1, page.rect.width, page.rect.height,
+                    (page.rotation + ocr.turned) % 360, ocr.matrix,
+                    reading_order(items, ocr.width), True, None, ocr.warnings)
 
 
 def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
@@ -233,10 +243,8 @@ def _lines_from_chars(fragments: list[Piece]) -> list[RawLine]:
 def _same_row(row: list[Piece], piece: Piece) -> bool:
     top, bottom = min(p.box[1] for p in row), max(p.box[3] for p in row)
     overlap = min(bottom, piece.box[3]) - max(top, piece.box[1])
-    if overlap < 0.5 * min(bottom - top, piece.box[3] - piece.box[1]):
-        return False
-    nearest = min(max(p.box[0] - piece.box[2], piece.box[0] - p.box[2]) for p in row)
-    return nearest < COLUMN_GAP * piece.size
+    # a row may hold fragments of two columns: `horizontal_lines` cuts it at the gutter
+    return overlap >= 0.5 * min(bottom - top, piece.box[3] - piece.box[1])
 
 
 def _word_count(lines: list[RawLine]) -> int:

@@ -34,6 +34,7 @@ Char = tuple[BBox, str]
 _PRESENTATION_FORMS = ((0xFB00, 0xFDFF), (0xFE70, 0xFEFF))  # ligatures, shaped Arabic/Hebrew
 WORD_GAP = 0.4  # of the font size: a wider gap between two glyphs separates words
 COLUMN_GAP = 2.0  # of the font size: a wider gap inside a line is a gutter
+OCR_CHAR_GAP = 0.8  # OCR boxes hug the ink, so narrow CJK glyphs leave wider gaps
 
 
 def normalise(text: str) -> str:
@@ -341,3 +342,18 @@ def vertical_order(items: list[Item], vertical: list[Item]) -> list[Item]:
         at = next((n for n, i in enumerate(ordered) if i.bbox[1] > top), len(ordered))
         ordered[at:at] = tier
     return ordered
+
+
+def join_wide_words(words: Sequence[WordBox], size: float) -> list[WordBox]:
+    """OCR words of a line with neighbouring CJK characters joined into runs: Tesseract
+    reports Chinese and Japanese one character per word, and CJK has no spaces."""
+    out: list[WordBox] = []
+    for box, text in words:
+        if out:
+            last_box, last_text = out[-1]
+            if is_wide(last_text[-1]) and is_wide(text[0]) and \
+                    box[0] - last_box[2] < OCR_CHAR_GAP * size:
+                out[-1] = (union((last_box, box)), last_text + text)
+                continue
+        out.append((box, text))
+    return out
