@@ -79,6 +79,23 @@ def test_a_turned_scan_is_read_upright_with_boxes_on_its_glyphs(turn):
     assert layout.blocks[0].kind == "heading"  # the turned title is still a title
 
 
+def test_a_sideways_scan_shown_upright_by_the_page_rotation_is_read_as_shown():
+    """A scanner that stores the image sideways and sets /Rotate: the page as displayed
+    is upright, nothing needs turning, boxes land on the displayed glyphs."""
+    source = text_page(TITLE, TEXT)
+    truth = [(w[4], pymupdf.Rect(w[:4])) for w in source[0].get_text("words")]
+    doc, to_scan = scan(source[0], 90)
+    doc[0].set_rotation(270)
+    read = read_page(doc[0], LayoutOptions())
+    assert read.rotation == 270 and not any("turned" in w for w in read.warnings)
+    words = [w for item in read.items for w in item.line.words]
+    assert [t for _, t in words] == [t for t, _ in truth]
+    for (box, text), (_, expected) in zip(words, truth, strict=True):
+        glyphs = expected * to_scan * doc[0].rotation_matrix
+        got = shown(read, box)
+        assert glyphs.contains((got.tl + got.br) / 2), (text, got, glyphs)
+
+
 def test_an_upright_scan_is_not_turned_and_says_nothing():
     doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
     read = read_page(doc[0], LayoutOptions())

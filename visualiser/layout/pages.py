@@ -197,8 +197,10 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], 
             (pieces if vertical else fragments).append(piece)
         lines.extend(_lines_from_chars(fragments))
     vertical_lines: list[RawLine] = []
-    for column in columns(pieces):
-        if len(column) == 1 and not _written_down(column[0]):
+    chains = columns(pieces)
+    for column in chains:
+        if len(column) == 1 and not _written_down(column[0]) and not _in_line_with(
+                column[0], chains):
             lines.extend(_lines_from_chars(column))  # a lone wide character, not a column
             continue
         size = max(p.size for p in column)
@@ -219,6 +221,14 @@ def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
 
 def _written_down(piece: Piece) -> bool:
     return piece.box[3] - piece.box[1] > 1.6 * (piece.box[2] - piece.box[0])
+
+
+def _in_line_with(piece: Piece, chains: list[list[Piece]]) -> bool:
+    """Is `piece` right above or below a column (an item number set apart from it)?"""
+    x = (piece.box[0] + piece.box[2]) / 2
+    width = piece.box[2] - piece.box[0]
+    return any(len(chain) > 1 and abs((chain[0].box[0] + chain[0].box[2]) / 2 - x) < 0.35 * width
+               for chain in chains)
 
 
 def _lines_from_chars(fragments: list[Piece]) -> list[RawLine]:

@@ -301,7 +301,8 @@ def is_vertical_piece(direction: tuple[float, float], box: BBox, text: str) -> b
 
 def columns(pieces: Iterable[Piece]) -> list[list[Piece]]:
     """Pieces chained into columns: same horizontal position, each below the last with
-    at most a character cell and a half between (vertical punctuation sits off-centre)."""
+    less than a character cell between (vertical punctuation sits off-centre; a wider
+    gap is the space between two tiers of columns)."""
     chains: list[list[Piece]] = []
     for piece in sorted(pieces, key=lambda p: (p.box[1], p.box[0])):
         width = max(piece.box[2] - piece.box[0], 1.0)
@@ -309,7 +310,7 @@ def columns(pieces: Iterable[Piece]) -> list[list[Piece]]:
         for chain in chains:
             last = chain[-1].box
             if abs((last[0] + last[2]) - (piece.box[0] + piece.box[2])) / 2 < 0.35 * width \
-                    and -0.9 * width < piece.box[1] - last[3] < 1.5 * width:
+                    and -0.9 * width < piece.box[1] - last[3] < 0.8 * width:
                 best = chain
                 break
         if best is None:
@@ -320,28 +321,42 @@ def columns(pieces: Iterable[Piece]) -> list[list[Piece]]:
 
 
 def vertical_order(items: list[Item], vertical: list[Item]) -> list[Item]:
-    """`items` (already in reading order) with the vertical lines merged in: vertical
-    lines are gathered into tiers (rows of columns that overlap in height), each tier
-    read right to left, and a tier placed before the first item that starts below it."""
+    """`items` (already in reading order) with the vertical lines merged in, read the
+    Japanese way: in tiers (段) from the top, each tier's columns right to left. A tier
+    is where many columns start at about the same height; a column belongs to the last
+    tier starting above it. Each tier goes before the first item that starts below it."""
     if not vertical:
         return items
-    tiers: list[list[Item]] = []
-    span: tuple[float, float] | None = None
-    for item in sorted(vertical, key=lambda i: i.bbox[1]):
-        top, bottom = item.bbox[1], item.bbox[3]
-        if span is not None and top < span[1] - 0.25 * (bottom - top):
-            tiers[-1].append(item)
-            span = (span[0], max(span[1], bottom))
-        else:
-            tiers.append([item])
-            span = (top, bottom)
     ordered = list(items)
-    for tier in reversed(tiers):
+    for tier in reversed(_tiers(vertical)):
         tier.sort(key=lambda i: (-i.bbox[2], i.bbox[1]))
         top = min(i.bbox[1] for i in tier)
         at = next((n for n, i in enumerate(ordered) if i.bbox[1] > top), len(ordered))
         ordered[at:at] = tier
     return ordered
+
+
+TIER_COLUMNS = 3  # columns starting together that make a tier
+
+
+def _tiers(lines: list[Item]) -> list[list[Item]]:
+    widths = sorted(i.bbox[2] - i.bbox[0] for i in lines)
+    cell = max(widths[len(widths) // 2], 1.0)
+    tops = sorted(i.bbox[1] for i in lines)
+    starts: list[float] = []
+    group: list[float] = [tops[0]]
+    for top in tops[1:] + [float("inf")]:
+        if top - group[-1] > 2 * cell:  # a jump in where columns start
+            if len(group) >= TIER_COLUMNS or not starts:
+                starts.append(group[0])
+            group = []
+        group.append(top)
+    tiers: list[list[Item]] = [[] for _ in starts]
+    for line in lines:
+        n = max((k for k, start in enumerate(starts) if start <= line.bbox[1] + cell),
+                default=0)
+        tiers[n].append(line)
+    return [t for t in tiers if t]
 
 
 def join_wide_words(words: Sequence[WordBox], size: float) -> list[WordBox]:
