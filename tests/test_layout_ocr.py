@@ -144,3 +144,22 @@ def test_corpus_chinese_scan_with_english_only_is_flagged():
         read = read_page(doc[1], LayoutOptions(ocr_lang="eng"))
     assert any("page 2" in w and "confidence is low" in w for w in read.warnings)
     assert all(item.role == "paragraph" for item in read.items)
+
+
+@pytest.mark.skipif("ara" not in installed_languages(),
+                    reason="tesseract-ocr-ara is not installed (.ci/run installs it)")
+def test_an_upside_down_arabic_scan_reads_right_to_left_in_logical_order():
+    """Two lines are too little for orientation detection; the scan reads badly as it
+    lies, so OCR tries it the other ways round and keeps the upright read."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    sentence = "تحقيق أربعة أهداف استراتيجية رئيسية للحكومة المصرية خلال الفترة القادمة"
+    page.insert_htmlbox(pymupdf.Rect(50, 50, 545, 400),
+                        f'<p dir="rtl" style="font-size:22px">{sentence}</p>')
+    scanned, _ = scan(page, 180)
+    read = read_page(scanned[0], LayoutOptions(ocr_lang="ara"))
+    words = [t for item in read.items for _, t in item.line.words]
+    assert words == sentence.split()
+    assert any("turned 180°" in w for w in read.warnings), read.warnings
+    first = read.items[0].line.words
+    assert first[0][0][0] > first[1][0][0]  # the first word is the rightmost

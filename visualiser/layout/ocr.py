@@ -3,7 +3,9 @@
 What it does, and says it did:
 
 1. the page is rendered as displayed and Tesseract's orientation detection (`--psm 0`,
-   the `osd` pack) says how far the scan must be turned to stand upright;
+   the `osd` pack) says how far the scan must be turned to stand upright; when it
+   cannot tell (too little text, a script it does not know) and the scan reads badly
+   as it lies, the other three ways round are tried and the best read is kept;
 2. the upright rendering is OCR'd (`tsv` output: words with boxes and a confidence);
 3. the words are returned in an upright text space with the matrix that maps it onto
    the page as displayed, so every box sits on its glyphs in the page image;
@@ -67,6 +69,7 @@ class OcrPage:
     confidence: float | None  # mean word confidence, 0-100; None without words
     languages: str  # the packs actually used, "+"-joined
     warnings: list[str] = field(default_factory=list)
+    error: str | None = None  # why Tesseract gave nothing, if it failed
 
     @property
     def low_confidence(self) -> bool:
@@ -108,39 +111,59 @@ def ocr_page(page: pymupdf.Page, options: LayoutOptions) -> OcrPage:
     turned, osd_problem = _orientation(page, zoom)
     if osd_problem:
         warnings.append(f"page {number}: {osd_problem}")
-    render = pymupdf.Matrix(zoom, zoom).prerotate(turned)
-    pix = page.get_pixmap(matrix=render, colorspace=pymupdf.csGRAY, alpha=False)
-    # pixel → displayed page: undo the pixmap's origin, then the rendering matrix
-    x0, y0 = pix.irect[:2]
-    to_page = pymupdf.Matrix(zoom, 0, 0, zoom, x0, y0) * ~render
-    if turned:
-        warnings.append(f"page {number}: the scan was turned {turned}° to stand upright "
-                        "before OCR (Tesseract's orientation detection)")
-    lines: list[RawLine] = []
-    confidences: list[float] = []
-    if languages is not None:
-        rows, error = _tesseract_tsv(pix.tobytes("png"), languages)
-        if error:
-            warnings.append(f"page {number}: OCR failed ({error}); its words are missing")
-        lines, confidences = _lines(rows, zoom)
-    m = to_page
-    confidence = sum(confidences) / len(confidences) if confidences else None
-    result = OcrPage(lines, (m.a, m.b, m.c, m.d, m.e, m.f), pix.width / zoom, turned,
-                     confidence, languages or "", warnings)
+    if languages is None:
+        return OcrPage([], _matrix(page, zoom, 0)[1], page.rect.width, 0, None, "", warnings)
+    result = _read(page, zoom, turned or 0, languages)
+    how = "Tesseract's orientation detection"
+    if turned is None and result.low_confidence:
+        # Orientation detection could not tell (too little text, or a script it does
+        # not know): a scan that reads badly is tried the other ways round.
+        for turn in (180, 90, 270):
+            trial = _read(page, zoom, turn, languages)
+            if trial.confidence is not None and trial.confidence > (result.confidence or 0):
+                result = trial
+            if not result.low_confidence:
+                break
+        how = "the orientation OCR read best; orientation detection could not tell"
+    if result.turned:
+        warnings.append(f"page {number}: the scan was turned {result.turned}° to stand "
+                        f"upright before OCR ({how})")
+    if result.error:
+        warnings.append(f"page {number}: OCR failed ({result.error}); its words are missing")
     if result.low_confidence:
         warnings.append(
-            f"page {number}: OCR confidence is low ({confidence:.0f}/100 with "
+            f"page {number}: OCR confidence is low ({result.confidence:.0f}/100 with "
             f"{languages}): its words are likely wrong, none is taken for a heading. "
             "If the page is in another script, give its language pack with --ocr-lang "
             f"(installed: {', '.join(x for x in installed_languages() if x != 'osd')})")
+    result.warnings = warnings
     return result
 
 
-def _orientation(page: pymupdf.Page, zoom: float) -> tuple[int, str | None]:
-    """Degrees to turn the displayed page clockwise so its text stands upright."""
+def _matrix(page: pymupdf.Page, zoom: float, turn: int) -> tuple[pymupdf.Pixmap, tuple]:
+    """The page rendered turned `turn`° clockwise, and the matrix from that rendering's
+    space (pixels / zoom, in points) back onto the page as displayed."""
+    render = pymupdf.Matrix(zoom, zoom).prerotate(turn)
+    pix = page.get_pixmap(matrix=render, colorspace=pymupdf.csGRAY, alpha=False)
+    x0, y0 = pix.irect[:2]  # the rendering's origin
+    m = pymupdf.Matrix(zoom, 0, 0, zoom, x0, y0) * ~render
+    return pix, (m.a, m.b, m.c, m.d, m.e, m.f)
+
+
+def _read(page: pymupdf.Page, zoom: float, turn: int, languages: str) -> OcrPage:
+    pix, matrix = _matrix(page, zoom, turn)
+    rows, error = _tesseract_tsv(pix.tobytes("png"), languages)
+    lines, confidences = _lines(rows, zoom)
+    confidence = sum(confidences) / len(confidences) if confidences else None
+    return OcrPage(lines, matrix, pix.width / zoom, turn, confidence, languages, error=error)
+
+
+def _orientation(page: pymupdf.Page, zoom: float) -> tuple[int | None, str | None]:
+    """Degrees to turn the displayed page clockwise so its text stands upright; None
+    when Tesseract cannot tell. Also a warning if it cannot run at all."""
     if "osd" not in installed_languages():
-        return 0, ("orientation detection is unavailable (install tesseract-ocr-osd); "
-                   "the scan was read as it lies")
+        return None, ("orientation detection is unavailable (install tesseract-ocr-osd); "
+                      "the scan is turned only if it reads better that way")
     pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY,
                           alpha=False)
     try:
@@ -148,13 +171,13 @@ def _orientation(page: pymupdf.Page, zoom: float) -> tuple[int, str | None]:
                              input=pix.tobytes("png"), capture_output=True, timeout=_TIMEOUT,
                              check=False)
     except (OSError, subprocess.TimeoutExpired):
-        return 0, None
+        return None, None
     text = out.stdout.decode("utf-8", "replace")
     rotate, confidence = _OSD_ROTATE.search(text), _OSD_CONFIDENCE.search(text)
     if not rotate or not confidence:
-        return 0, None  # too little text to tell ("Too few characters"): read as it lies
+        return None, None  # too little text to tell ("Too few characters")
     if float(confidence.group(1)) < MIN_OSD_CONFIDENCE:
-        return 0, None
+        return None, None
     return int(rotate.group(1)) % 360, None
 
 
