@@ -18,7 +18,9 @@ def test_every_word_is_spelled_by_the_characters_that_name_it(processed, name):
         offsets = spans.get(word.id)
         assert offsets, f"word {word.text!r} missing from the markdown"
         assert offsets == list(range(offsets[0], offsets[-1] + 1)), "a word is one run"
-        assert doc.source.text[offsets[0] : offsets[-1] + 1] == word.text
+        spelled = doc.source.text[offsets[0] : offsets[-1] + 1]
+        # a word broken across lines with a hyphen is joined again without it
+        assert spelled == word.text or (spelled == word.text[:-1] and word.text[-1] == "-")
 
 
 def test_only_repeated_table_headers_are_dropped(processed):

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from visualiser.layout.model import Block, Layout
+from visualiser.layout.model import Block, Layout, Word
 
 SYNTHETIC = -1
 _NUMBERED = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
@@ -149,10 +149,13 @@ class SourceMarkdown:
 
 
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, layout: Layout) -> None:
         self.parts: list[str] = []
         self.owner = array("i")
         self.length = 0
+        # Words the document spells with a hyphen inside a line ("n-octanal"): when one
+        # is broken at that hyphen, the hyphen is part of the word and stays.
+        self.hyphenated = {_bare(w.text) for w in layout.words if "-" in w.text[1:-1]}
 
     def word(self, text: str, word_id: int) -> None:
         self.parts.append(text)
@@ -167,13 +170,18 @@ class _Writer:
 
 def build_markdown(layout: Layout) -> SourceMarkdown:
     """Serialise `layout`: headings `#`, pipe tables with separator rows, lists `-`."""
-    out = _Writer()
+    out = _Writer(layout)
     blocks: list[MdBlock] = []
     dropped: set[int] = set()
     for group in _groups(layout):
-        if blocks:
-            out.synthetic("\n\n")
         first = group[0]
+        if first.kind == "image":
+            # A picture has no words to embed: it is kept as an empty block, so that a
+            # heading or caption can still travel with it, but writes no text.
+            blocks.append(MdBlock("image", out.length, out.length))
+            continue
+        if out.length:
+            out.synthetic("\n\n")
         start = out.length
         if first.kind == "table":
             blocks.append(_write_table(out, layout, group, dropped))
@@ -204,11 +212,8 @@ def build_markdown(layout: Layout) -> SourceMarkdown:
             heading = " ".join(layout.words[w].text for w in words)
             blocks.append(MdBlock("heading", start, out.length, level=first.level,
                                   heading=heading))
-        elif first.kind == "image":
-            _write_words(out, layout, layout.block_words(first))
-            blocks.append(MdBlock("image", start, out.length))
-        else:
-            _write_words(out, layout, layout.block_words(first))
+        else:  # a paragraph, perhaps carried on across column and page breaks
+            _write_words(out, layout, [w for block in group for w in layout.block_words(block)])
             blocks.append(MdBlock("paragraph", start, out.length))
     return SourceMarkdown("".join(out.parts), out.owner, blocks, layout, dropped)
 
@@ -222,6 +227,7 @@ def _groups(layout: Layout) -> Iterator[list[Block]]:
             (block.kind == "list_item" and group[-1].kind == "list_item")
             or (block.kind == "table" and block.table is not None and block.table.continued
                 and group[-1].kind == "table")
+            or (block.kind == "paragraph" and block.continues and group[-1].kind == "paragraph")
         )
         if not joins and group:
             yield group
@@ -232,10 +238,28 @@ def _groups(layout: Layout) -> Iterator[list[Block]]:
 
 
 def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
-    for n, word_id in enumerate(word_ids):
-        if n:
+    """Words joined by spaces; a word hyphenated at a line end is joined again
+    ("detec-" + "tion" → "detection"), each part still owned by its own word."""
+    sequence = [layout.words[w] for w in word_ids]
+    for n, word in enumerate(sequence):
+        joined = n + 1 < len(sequence) and _hyphenated(word, sequence[n + 1])
+        text = word.text
+        if joined and _bare(text + sequence[n + 1].text) not in out.hyphenated:
+            text = text[:-1]
+        out.word(text, word.id)
+        if n + 1 < len(sequence) and not joined:
             out.synthetic(" ")
-        out.word(layout.words[word_id].text, word_id)
+
+
+def _bare(text: str) -> str:
+    return text.strip(".,;:!?()[]{}\"'“”‘’").casefold()
+
+
+def _hyphenated(word: Word, following: Word) -> bool:
+    """Is `word` the first half of a word broken across lines with a hyphen?"""
+    text = word.text
+    return (word.line != following.line and len(text) > 2 and text[-1] in "-\u00ad"
+            and text[-2].isalpha() and following.text[:1].islower())
 
 
 def _write_table(out: _Writer, layout: Layout, parts: list[Block], dropped: set[int]) -> MdBlock:

@@ -12,13 +12,19 @@ import re
 from collections import Counter
 
 from visualiser.geometry import BBox, union
+from visualiser.layout.headings import CAPTION, DocumentStyle, is_section_number, refine, size_class
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 
 _BULLETS = {"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"}
 _NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
-_CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
 
+
+# What an engine's role makes of a line; "running" lines never reach a block.
+_ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragraph",
+                                     "list_item": "list_item", "caption": "paragraph",
+                                     "code": "code", "note": "paragraph",
+                                     "running": "paragraph"}
 
 RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
 _DIGITS = re.compile(r"\d+")
@@ -26,22 +32,59 @@ _DIGITS = re.compile(r"\d+")
 
 def build_layout(pages: list[PageRead]) -> Layout:
     dropped = _drop_running_lines(pages)
-    sizes: Counter[float] = Counter()
     for page in pages:
-        for item in page.items:
-            if item.line is not None and not item.line.mono:
-                sizes[_size_class(item.line.size)] += len(item.line.text)
-    body = sizes.most_common(1)[0][0] if sizes else 10.0
-    bigger = sorted((s for s in sizes if s >= body + 1.0), reverse=True)
-    levels = {size: min(level, 4) for level, size in enumerate(bigger, start=1)}
-    builder = _Builder(levels, _usual_line_gap(pages))
+        page.items = _join_rows(page.items)
+    builder = _Builder(DocumentStyle.of(pages), _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
+    dropped += builder.running
     if dropped:
         builder.layout.warnings.append(
             f"{dropped} running header/footer lines (the same text at the top or bottom of "
             "most pages, page numbers included) were left out of the chunks")
     return builder.layout
+
+
+def _join_rows(items: list[Item]) -> list[Item]:
+    """Lines that follow each other on one row become one line: PyMuPDF splits a line
+    at wide spaces and at a change of baseline, so a section number and its title
+    ("5.1" and "Results"), a justified line or a footnote mark would otherwise be
+    read as several. (A mark set tight against a word stays a word of its own: the
+    text layer has no space there, but its words are what the boxes are drawn on.)"""
+    joined: list[Item] = []
+    for item in items:
+        before = joined[-1] if joined else None
+        if (before is not None and before.line is not None and item.line is not None
+                and before.role == item.role and before.group == item.group
+                and _same_row(before.line, item.line)):
+            before.line = _joined(before.line, item.line)
+            before.bbox = before.line.bbox
+            continue
+        joined.append(item)
+    return joined
+
+
+def _joined(a: RawLine, b: RawLine) -> RawLine:
+    main = a if len(a.text) >= len(b.text) else b
+    return RawLine(union((a.bbox, b.bbox)), a.words + b.words, main.size, a.bold and b.bold,
+                   a.mono and b.mono, a.horizontal)
+
+
+def _same_row(a: RawLine, b: RawLine) -> bool:
+    """Are `a` and `b` on one row: side by side at one baseline and size, or one a
+    smaller mark (a footnote number, an index) inside the other's height?"""
+    if not (a.horizontal and b.horizontal):
+        return False
+    gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # either may come first
+    if not -1.0 < gap < 2.5 * max(a.size, b.size, 1.0):
+        return False
+    if size_class(a.size) == size_class(b.size):
+        height = max(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1], 1.0)
+        return abs((a.bbox[1] + a.bbox[3]) - (b.bbox[1] + b.bbox[3])) / 2 < 0.3 * height
+    small, large = sorted((a, b), key=lambda line: line.size)
+    pad = 0.25 * (large.bbox[3] - large.bbox[1])
+    return (gap < 0.3 * large.size and small.size < 0.85 * large.size
+            and large.bbox[1] - pad <= small.bbox[1] and small.bbox[3] <= large.bbox[3] + pad)
 
 
 def _drop_running_lines(pages: list[PageRead]) -> int:
@@ -72,10 +115,6 @@ def _drop_running_lines(pages: list[PageRead]) -> int:
     return dropped
 
 
-def _size_class(size: float) -> float:
-    return round(size * 2) / 2
-
-
 def _usual_line_gap(pages: list[PageRead]) -> float:
     """The most common gap between a line and the next line of the same style right
     below it: the spacing inside a paragraph. Paragraph breaks are wider than that."""
@@ -85,19 +124,23 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
         for above, below in zip(lines, lines[1:], strict=False):
             height = above.bbox[3] - above.bbox[1]
             gap = below.bbox[1] - above.bbox[3]
-            if _size_class(above.size) == _size_class(below.size) and -height < gap < height:
+            if size_class(above.size) == size_class(below.size) and -height < gap < height:
                 gaps[round(gap * 2) / 2] += 1
     return gaps.most_common(1)[0][0] if gaps else 0.0
 
 
 class _Builder:
-    def __init__(self, heading_levels: dict[float, int], line_gap: float) -> None:
+    def __init__(self, style: DocumentStyle, line_gap: float) -> None:
         self.layout = Layout(pages=[])
-        self.levels = heading_levels
+        self.style = style
+        self.levels = style.levels
+        self.raw: dict[int, RawLine] = {}  # line id → the line as read, with its style
+        self.engine_kind: set[int] = set()  # line ids whose kind an engine decided
         self.line_gap = line_gap
         self.page = 0
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.previous_table: Block | None = None  # the last block so far, if a table
+        self.running = 0  # lines an engine marked as running heads and feet
 
     def display(self, box: BBox) -> BBox:
         """A text-space box in displayed coordinates (the page's rotation applied)."""
@@ -121,7 +164,12 @@ class _Builder:
         level = 0
         last: RawLine | None = None
         after_bullet = False  # a bullet glyph set as its own line marks the next one
+        note = False  # the block being gathered is a margin or rotated note
+        group_id: int | None = None  # the engine's block id of the block being gathered
         for index, item in enumerate(read.items):
+            if item.role == "running":
+                self.running += 1
+                continue
             if item.line is None:
                 self._close(group, kind, level)
                 last = None
@@ -131,33 +179,45 @@ class _Builder:
             if raw.text.strip() in _BULLETS:
                 after_bullet = True
                 continue
-            line_kind, line_level = self._classify(raw)
-            if item.role == "paragraph" and line_kind == "heading":  # e.g. low-confidence OCR
-                line_kind, line_level = "paragraph", 0
+            line_kind, line_level = self._classify(raw, item)
             if after_bullet:
                 line_kind, line_level, after_bullet = "list_item", 0, False
-            same_block = (
-                (line_kind == "paragraph" and kind in ("paragraph", "list_item"))
-                or (line_kind == kind and kind in ("code", "heading") and line_level == level)
-            )
-            joins = same_block and last is not None and _continues(last, raw, self.line_gap)
+            if item.group is not None or group_id is not None:
+                # the engine knows its blocks: its block ids say where one ends
+                joins = item.group == group_id and line_kind in (kind, "paragraph")
+            else:
+                same_block = (
+                    (line_kind == "paragraph" and kind in ("paragraph", "list_item"))
+                    or (line_kind == kind and kind in ("code", "heading")
+                        and line_level == level)
+                )
+                joins = (same_block and last is not None and (item.role == "note") == note
+                         and _continues(last, raw, self.line_gap))
             if not joins:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
-            group.append(self._add_line(raw.words, raw.bbox, skip_bullet=True))
+            group_id, note = item.group, item.role == "note"
+            line_id = self._add_line(raw.words, raw.bbox, skip_bullet=True)
+            self.raw[line_id] = raw
+            if item.role is not None:
+                self.engine_kind.add(line_id)
+            group.append(line_id)
             last = raw
             self.previous_table = None
         self._close(group, kind, level)
 
-    def _classify(self, raw: RawLine) -> tuple[BlockKind, int]:
-        size = _size_class(raw.size)
-        if raw.mono:
+    def _classify(self, raw: RawLine, item: Item) -> tuple[BlockKind, int]:
+        if item.role is not None:
+            return _ROLE_KINDS[item.role], (min(max(item.level, 1), 4)
+                                            if item.role == "heading" else 0)
+        size = size_class(raw.size)
+        if raw.mono and not self.style.mono_body:
             return "code", 0
         first = raw.words[0][1]
         smallest_heading = min(self.levels, default=float("inf"))
         if first in _BULLETS or (_NUMBERED_ITEM.match(first) and size < smallest_heading):
             return "list_item", 0
-        if size in self.levels and not _CAPTION.match(raw.text):
+        if size in self.levels and not CAPTION.match(raw.text):
             return "heading", self.levels[size]
         return "paragraph", 0
 
@@ -174,22 +234,43 @@ class _Builder:
         return line_id
 
     def _close(self, line_ids: list[int], kind: BlockKind, level: int) -> None:
-        if line_ids:
-            box = union(self.layout.lines[i].bbox for i in line_ids)
-            self.layout.blocks.append(Block(len(self.layout.blocks), self.page, kind, box,
-                                            tuple(line_ids), level))
-            line_ids.clear()
+        if not line_ids:
+            return
+        blocks = self.layout.blocks
+        lines = [self.raw[i] for i in line_ids if i in self.raw]
+        if lines and line_ids[0] not in self.engine_kind:
+            kind, level = refine(kind, level, lines, self.style)  # type: ignore[assignment]
+        before = blocks[-1] if blocks else None
+        if (kind == "heading" and before is not None and before.page == self.page
+                and before.kind not in ("table", "image")
+                and len(before.line_ids) == 1
+                and is_section_number(self._text(before))):
+            # "5.1" set apart from its title: one heading "5.1 Results"
+            blocks.pop()
+            line_ids[:0] = before.line_ids
+        continues = (kind == "paragraph" and before is not None and before.kind == "paragraph"
+                     and self._continues_text(before, line_ids[0]))
+        box = union(self.layout.lines[i].bbox for i in line_ids)
+        blocks.append(Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
+                            continues=continues))
+        line_ids.clear()
+
+    def _text(self, block: Block) -> str:
+        return " ".join(self.layout.words[w].text for w in self.layout.block_words(block))
+
+    def _continues_text(self, before: Block, first_line: int) -> bool:
+        """Does a paragraph that starts with `first_line` carry on the paragraph
+        `before` across a column or page break (no full stop, then lower case)?"""
+        last = self.layout.words[self.layout.lines[before.line_ids[-1]].word_ids[-1]].text
+        first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
+        if last.endswith((".", "!", "?", ":", "\"", "”", ")")):
+            return False
+        return first[:1].islower() or last.endswith("-")
 
     def _add_image(self, item: Item) -> None:
-        number = sum(1 for b in self.layout.blocks if b.kind == "image") + 1
-        shown = self.display(item.bbox)
-        word_id, line_id = len(self.layout.words), len(self.layout.lines)
-        # The image's stand-in word is its markdown, so provenance treats it as text.
-        self.layout.words.append(Word(word_id, self.page, f"![image {number}](page-{self.page})",
-                                      shown, line_id, kind="image"))
-        self.layout.lines.append(Line(line_id, self.page, shown, (word_id,)))
-        self.layout.blocks.append(Block(len(self.layout.blocks), self.page, "image", shown,
-                                        (line_id,), image_word=word_id))
+        """A picture: a block with a box and no words (nothing of it is embedded)."""
+        self.layout.blocks.append(Block(len(self.layout.blocks), self.page, "image",
+                                        self.display(item.bbox)))
         self.previous_table = None
 
     def _add_table(self, item: Item, first_on_page: bool) -> None:
@@ -230,7 +311,7 @@ class _Builder:
 def _continues(previous: RawLine, line: RawLine, line_gap: float) -> bool:
     """Is `line` the next line of the same paragraph (or list item, heading, code)?
     `line_gap` is the document's usual spacing between the lines of a paragraph."""
-    if line.mono != previous.mono or line.bold != previous.bold or _CAPTION.match(line.text):
+    if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
     height = max(previous.bbox[3] - previous.bbox[1], 1.0)
     gap = line.bbox[1] - previous.bbox[3]

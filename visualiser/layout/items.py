@@ -28,6 +28,7 @@ class RawLine:
     size: float
     bold: bool
     mono: bool
+    horizontal: bool = True  # runs left to right; False for rotated and vertical text
     text: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -45,6 +46,7 @@ class Item:
     role: Role | None = None  # set by an engine that knows; None lets build.py decide
     level: int = 0  # heading level, with role="heading"
     group: int | None = None  # lines an engine knows form one block share a group
+    seq: int = 0  # position in the order the engine read it (the content stream's)
 
 
 @dataclass(slots=True)

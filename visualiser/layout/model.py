@@ -27,14 +27,13 @@ class Page:
 
 @dataclass(frozen=True, slots=True)
 class Word:
-    """A word, or an image placeholder (`kind="image"`), the unit of provenance."""
+    """A word as the page shows it: the unit of provenance."""
 
     id: int
     page: int
     text: str
     bbox: BBox
     line: int  # id of the Line it sits on
-    kind: Literal["word", "image"] = "word"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +60,8 @@ class Block:
     line_ids: tuple[int, ...] = ()
     level: int = 0  # heading level 1-4, 0 for other blocks
     table: Table | None = None
-    image_word: int | None = None  # the placeholder Word of an image block
+    # a paragraph that carries on the previous one across a column or page break
+    continues: bool = False
 
 
 @dataclass(slots=True)
@@ -76,6 +76,4 @@ class Layout:
     def block_words(self, block: Block) -> list[int]:
         if block.table is not None:
             return [w for row in block.table.rows for cell in row for w in cell]
-        if block.image_word is not None:
-            return [block.image_word]
         return [w for line_id in block.line_ids for w in self.lines[line_id].word_ids]

@@ -1,36 +1,192 @@
-"""Reading order of a page's items."""
+"""Reading order of a page's items: recursive XY-cut over their boxes.
+
+A page is cut into horizontal bands wherever no item spans the gap between them;
+consecutive bands that share a column gutter (a vertical strip of at least
+`MIN_GUTTER` points that no item crosses) form one group, and a group with a gutter
+is read column by column, each column cut again the same way. So any number of
+columns is read in order, and a page whose column count changes (a title across two
+columns, a figure across two of three) is read band by band. Rows of short cells
+side by side (a table of contents, a key–value form) are not columns: they are read
+row by row.
+"""
 
 from __future__ import annotations
 
+from visualiser.geometry import BBox
 from visualiser.layout.items import Item
 
+MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
+Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
+_INK = 0.2  # share of a line's height above and below that is leading, not ink
 
-def reading_order(items: list[Item], width: float) -> list[Item]:
-    """Top to bottom; where the page runs in two columns, the left column first.
 
-    Items that cross the middle of the page (full-width headings, tables) cut the
-    page into bands; inside a band with text on both sides of the middle, the left
-    column is read to its end before the right one."""
-    items.sort(key=lambda i: (round(i.bbox[1], 1), i.bbox[0]))
-    mid = width / 2
+def reading_order(items: list[Item], width: float = 0.0) -> list[Item]:
+    """`items` in reading order. Images behind text (backgrounds, frames) come first:
+    they would otherwise bridge every gutter they lie under."""
+    for n, item in enumerate(items):
+        item.seq = n
+    lines = [i for i in items if i.kind == "line"]
+    behind = [i for i in items if i.kind == "image" and _covers_lines(i.bbox, lines)]
+    solid = [i for i in items if not (i.kind == "image" and _covers_lines(i.bbox, lines))]
+    return _rows(behind) + _xy_cut(solid)
+
+
+def _xy_cut(items: list[Item]) -> list[Item]:
+    if len(items) <= 1:
+        return list(items)
     ordered: list[Item] = []
-    band: list[Item] = []
-
-    def flush() -> None:
-        left = [i for i in band if i.bbox[2] <= mid + 4]
-        right = [i for i in band if i.bbox[2] > mid + 4]
-        two_columns = (sum(1 for i in left if i.kind == "line") >= 2
-                       and sum(1 for i in right if i.kind == "line") >= 2)
-        ordered.extend(left + right if two_columns else band)
-        band.clear()
-
-    for item in items:
-        if item.bbox[0] < mid - 4 and item.bbox[2] > mid + 4:
-            flush()
-            ordered.append(item)
+    for group in _groups(_bands(items)):
+        columns = _columns(group, _gutters(group))
+        if len(columns) > 1 and len(columns[0]) < len(group):
+            for column in columns:
+                ordered.extend(_xy_cut(column))
         else:
-            band.append(item)
-    flush()
+            ordered.extend(_rows(group))
     return ordered
 
 
+def _ink(item: Item) -> tuple[float, float]:
+    top, bottom = item.bbox[1], item.bbox[3]
+    if item.kind == "line":  # line boxes include leading: adjacent lines overlap a little
+        pad = (bottom - top) * _INK
+        return top + pad, bottom - pad
+    return top, bottom
+
+
+def _bands(items: list[Item]) -> list[list[Item]]:
+    """Items cut into horizontal bands at every vertical gap no item spans."""
+    bands: list[list[Item]] = []
+    bottom = float("-inf")
+    for item in sorted(items, key=lambda i: _ink(i)[0]):
+        top, low = _ink(item)
+        if bands and top < bottom:
+            bands[-1].append(item)
+            bottom = max(bottom, low)
+        else:
+            bands.append([item])
+            bottom = low
+    return bands
+
+
+def _groups(bands: list[list[Item]]) -> list[list[Item]]:
+    """Consecutive bands that share a column structure, merged."""
+    groups: list[list[Item]] = []
+    own: list[tuple[float, float]] = []  # the gutters of the last group
+    for band in bands:
+        if groups:
+            merged = groups[-1] + band
+            gutters = _gutters(merged)
+            if _compatible(gutters, [g for g in (own, _gutters(band)) if g]):
+                groups[-1] = merged
+                own = gutters
+                continue
+        groups.append(list(band))
+        own = _gutters(band)
+    return groups
+
+
+
+def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
+    """Can two parts with gutters `parts` be read as one, with gutters `merged`?
+    Parts without gutters go with anything that keeps a gutter of the others; every
+    gutter of the parts must live on in a merged one, and one of them nearly whole.
+    (A line centred above two columns narrows their gutter to a sliver: it belongs
+    to neither column.)"""
+    if not parts:
+        return True  # one column on both sides
+
+    def overlaps(m: Gutter, o: Gutter) -> bool:
+        return m[0] < o[1] and o[0] < m[1]
+
+    def kept(m: Gutter, o: Gutter) -> bool:
+        return overlaps(m, o) and m[1] - m[0] >= min(0.5 * (o[1] - o[0]), 3 * MIN_GUTTER)
+
+    return (all(any(overlaps(m, o) for m in merged for o in part) for part in parts)
+            and any(kept(m, o) for part in parts for o in part for m in merged))
+
+
+def _gutters(items: list[Item]) -> list[Gutter]:
+    """Vertical strips that no item covers, with items on both sides, wider than
+    MIN_GUTTER and than the word spacing of the largest type around (a gap in a
+    title set at 32 pt is a space between words)."""
+    size = max((i.line.size for i in items if i.line is not None), default=0.0)
+    widest_space = max(MIN_GUTTER, 0.6 * size)
+    gaps: list[Gutter] = []
+    reach = None
+    for left, right in sorted((i.bbox[0], i.bbox[2]) for i in items):
+        if reach is not None and left - reach >= widest_space:
+            gaps.append((reach, left))
+        reach = right if reach is None else max(reach, right)
+    return gaps
+
+
+def _columns(items: list[Item], gutters: list[Gutter]) -> list[list[Item]]:
+    """`items` split at the gutters, left to right, unless they read as rows. A gutter
+    that would leave a lone line as a column of its own (a section number beside its
+    title) is no gutter: the narrowest such one is dropped until none is left."""
+    gutters = list(gutters)
+    while gutters:
+        columns: list[list[Item]] = [[] for _ in range(len(gutters) + 1)]
+        for item in items:
+            centre = (item.bbox[0] + item.bbox[2]) / 2
+            columns[sum(1 for g in gutters if centre > g[1])].append(item)
+        light = [n for n, c in enumerate(columns) if _weight(c) < 2]
+        if not light:
+            return [items] if _reads_as_rows(columns) else columns
+        beside = {g for n in light for g in (n - 1, n) if 0 <= g < len(gutters)}
+        gutters.pop(min(beside, key=lambda g: gutters[g][1] - gutters[g][0]))
+    return [items]
+
+
+def _weight(column: list[Item]) -> int:
+    return sum(1 if i.kind == "line" else 2 for i in column)
+
+
+def _reads_as_rows(columns: list[list[Item]]) -> bool:
+    """Short cells side by side on shared baselines (a table of contents, a form's
+    labels and values) are rows, not columns of running text."""
+    lines = [[i for i in c if i.kind == "line"] for c in columns]
+    if any(not c for c in lines):
+        return False
+    prose = [sum(1 for i in c if i.line and len(i.line.words) >= 4) / len(c) for c in lines]
+    if min(prose) >= 0.2:
+        return False  # running text on every side: columns, even on a shared line grid
+    paired = total = 0
+    for left, right in zip(lines, lines[1:], strict=False):
+        for item in min(left, right, key=len):
+            other = right if item in left else left
+            total += 1
+            paired += any(_same_row(item.bbox, o.bbox) for o in other)
+    return total > 0 and paired / total >= 0.7
+
+
+def _same_row(a: BBox, b: BBox) -> bool:
+    centre_a, centre_b = (a[1] + a[3]) / 2, (b[1] + b[3]) / 2
+    return abs(centre_a - centre_b) < 0.5 * max(a[3] - a[1], b[3] - b[1], 1.0)
+
+
+def _rows(items: list[Item]) -> list[Item]:
+    """Top to bottom; items on one row in the order the PDF writes them, which is
+    left to right for running text, and says what comes first where a row is not
+    running text (a title written before the number in the badge to its left)."""
+    ordered: list[Item] = []
+    row: list[Item] = []
+    for item in sorted(items, key=lambda i: (i.bbox[1], i.bbox[0])):
+        if row and not _same_row(row[0].bbox, item.bbox):
+            ordered.extend(sorted(row, key=lambda i: i.seq))
+            row = []
+        row.append(item)
+    ordered.extend(sorted(row, key=lambda i: i.seq))
+    return ordered
+
+
+def _covers_lines(box: BBox, lines: list[Item]) -> bool:
+    """Does the image `box` lie under at least two text lines (a background)?"""
+    inside = 0
+    for line in lines:
+        x, y = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+        if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+            inside += 1
+            if inside >= 2:
+                return True
+    return False

@@ -130,15 +130,17 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     lines = _outside(lines, table_boxes)
     vertical_lines = _outside(vertical_lines, table_boxes)
     items.extend(Item("line", line.bbox, line=line) for line in lines)
-    for info in page.get_image_info():
-        box = tuple(info["bbox"])
-        if box[2] - box[0] > 8 and box[3] - box[1] > 8:  # skip hairline decorations
-            items.append(Item("image", box))
+    pictures = [box for info in page.get_image_info()
+                if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
+    _mark_labels(items, pictures)
+    items.extend(Item("image", box) for box in pictures)  # no hairline decorations
     rect = page.rect
     text_width = rect.width if page.rotation % 180 == 0 else rect.height
-    ordered = vertical_order(reading_order(items, text_width),
-                             [Item("line", line.bbox, line=line) for line in vertical_lines])
-    return _page_read(page, ordered)
+    vertical = [Item("line", line.bbox, line=line) for line in vertical_lines]
+    if mostly_vertical:  # vertical Japanese: columns right to left, in tiers
+        return _page_read(page, vertical_order(reading_order(items, text_width), vertical))
+    # a few lines written top to bottom on a horizontal page are notes (`_in_order`)
+    return _page_read(page, _in_order(items + vertical, text_width))
 
 
 def _page_read(page: pymupdf.Page, items: list[Item], warning: str | None = None) -> PageRead:
@@ -157,6 +159,36 @@ def _read_by_ocr(page: pymupdf.Page, options: LayoutOptions) -> PageRead:
     return PageRead(page.number + 1, page.rect.width, page.rect.height,
                     (page.rotation + ocr.turned) % 360, ocr.matrix,
                     reading_order(items, ocr.width), True, None, ocr.warnings)
+
+
+def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
+    """Lines set sparsely on a picture (callout numbers, labels on a photo) belong to
+    the picture: they are kept as notes, never joined to the body or taken for
+    headings. Text that fills a picture (a heading on a tinted bar, a boxed summary)
+    is body text on a background."""
+    for box in pictures:
+        on_it = [i for i in items if i.line is not None and _inside_any(i.bbox, [box])]
+        inked = sum((i.bbox[2] - i.bbox[0]) * (i.bbox[3] - i.bbox[1]) for i in on_it)
+        picture = (box[2] - box[0]) * (box[3] - box[1])
+        if on_it and inked < 0.05 * picture:  # a heading on a tinted bar is no label
+            for item in on_it:
+                item.role = "note"
+
+
+def _in_order(items: list[Item], width: float) -> list[Item]:
+    """The body in reading order, then the notes: on a page of horizontal text, a
+    rotated line (a margin stamp, a note set sideways) is not part of the body and
+    would otherwise be read into the middle of its paragraphs."""
+    lines = [i.line for i in items if i.line is not None]
+    sideways = sum(len(line.text) for line in lines if not line.horizontal)
+    if not sideways or 2 * sideways >= sum(len(line.text) for line in lines):
+        return reading_order(items, width)
+    notes = [i for i in items if i.line is not None and not i.line.horizontal]
+    for note in notes:
+        note.role = "note"
+    sideways_ids = {id(note) for note in notes}
+    body = [i for i in items if id(i) not in sideways_ids]
+    return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
 def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
@@ -187,7 +219,9 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], 
                 words = words_by_line.get((block_no, line_no))
                 if words:
                     words = [(box, normalise(word)) for box, word in words]
-                    lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
+                    dx, dy = line["dir"]
+                    lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
+                                         horizontal=dx > 0.9 and abs(dy) < 0.1))
                 continue
             if raw is None:
                 raw = textpage.extractRAWDICT()["blocks"]
@@ -207,7 +241,8 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], 
         words = vertical_words([c for p in column for c in p.chars], size)
         if words:
             bold, mono = (all(p.styled[i] for p in column) for i in (0, 1))
-            vertical_lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
+            vertical_lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
+                                          horizontal=False))
     return lines, vertical_lines
 
 
@@ -271,7 +306,8 @@ def _outside(lines: list[RawLine], boxes: list[BBox]) -> list[RawLine]:
         if len(kept) == len(line.words):
             out.append(line)
         elif kept:
-            out.append(RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono))
+            out.append(RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono,
+                               line.horizontal))
     return out
 
 

@@ -113,7 +113,7 @@ class _Splitter:
 
     def _emit_section(self, blocks: list[MdBlock], number: int) -> None:
         start, end = blocks[0].start, blocks[-1].end
-        kind = _section_type(blocks)
+        kind = _section_type(blocks, self.source.text)
         limit = self.s["max_token_size"]
         if kind == "table":
             limit = max(limit, self.s["max_table_token_size"])
@@ -142,7 +142,7 @@ class _Splitter:
     def _pack(self, group: list[_Unit]) -> list[tuple[Traced, ChunkType]]:
         """One piece for units that fit together, or the pieces of one unit too big."""
         start, end = group[0].start, group[-1].end
-        kind = _section_type([b for u in group for b in u.blocks])
+        kind = _section_type([b for u in group for b in u.blocks], self.source.text)
         if len(group) > 1 or self.tokens(start, end) <= self.s["max_token_size"]:
             return [(self.source.traced(start, end), kind)]
         unit = group[0]
@@ -203,12 +203,13 @@ class _Splitter:
         """Blocks that must stay together, in order."""
         units: list[_Unit] = []
         pending: list[MdBlock] = []  # headings / captions / intro lines waiting
-        for block in blocks:
+        for n, block in enumerate(blocks):
             text = self.source.text[block.start : block.end]
             if block.kind == "heading":
                 pending.append(block)
                 continue
-            if block.kind == "paragraph" and self._leads(text, blocks, block):
+            following = blocks[n + 1] if n + 1 < len(blocks) else None
+            if block.kind == "paragraph" and self._leads(text, following):
                 pending.append(block)
                 continue
             if (
@@ -231,9 +232,8 @@ class _Splitter:
             units.append(_Unit(pending, pending[-1]))
         return units
 
-    def _leads(self, text: str, blocks: list[MdBlock], block: MdBlock) -> bool:
-        """Is this paragraph a caption or intro line for the block right after it?"""
-        following = blocks[blocks.index(block) + 1] if block is not blocks[-1] else None
+    def _leads(self, text: str, following: MdBlock | None) -> bool:
+        """Is this paragraph a caption or intro line for the block `following` it?"""
         if following is None:
             return False
         if following.kind == "table" and _CAPTION.match(text):
@@ -252,9 +252,20 @@ class _Splitter:
                                      origin))
 
 
-def _section_type(blocks: list[MdBlock]) -> ChunkType:
-    kinds = {b.kind for b in blocks}
-    for kind in ("table", "list", "image", "code"):
-        if kind in kinds:
+def _section_type(blocks: list[MdBlock], text: str) -> ChunkType:
+    """The chunk type that tells the truth about `blocks`: a table, list or code
+    only when that makes up a third or more of the text beside the headings, a picture only when
+    nothing but headings and captions come with it, and text otherwise."""
+    sizes: dict[str, int] = {}
+    for block in blocks:
+        if block.kind != "heading":
+            sizes[block.kind] = sizes.get(block.kind, 0) + block.end - block.start
+    body = sum(sizes.values())
+    for kind in ("table", "list", "code"):
+        if body and sizes.get(kind, 0) * 3 >= body:
             return _BLOCK_TYPE[kind]
+    if "image" in sizes and all(
+            b.kind in ("heading", "image") or _CAPTION.match(text[b.start:b.end])
+            for b in blocks):
+        return "image"
     return "text"

@@ -1,0 +1,107 @@
+"""Which blocks are headings, and of what level.
+
+Font size relative to the body text gives the first answer (`build.py`: every size a
+point or more above the body size is a level). This module corrects it block by block:
+a short standalone line set in bold at body size, in capitals, or numbered like a
+section ("2.1 Results", "TITLE IV", "Article 5") is a heading too; a "heading" with
+no letters (a page number, a year on a cover, a warning icon) or as long as a
+sentence is not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from visualiser.layout.items import PageRead, RawLine
+
+MAX_HEADING_WORDS = 20  # longer is a sentence set large, not a heading
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+_SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|§+\s*\d+(\.\d+)*)$")
+_MULTI_LEVEL = re.compile(r"^\d+(\.\d+)+\.?$")  # 2.1, 3.4.1: sections, not list items
+_DIVISION = re.compile(
+    r"^(TITLE|CHAPTER|PART|ARTICLE|SECTION|ANNEX|APPENDIX|SCHEDULE|Title|Chapter|Part|"
+    r"Article|Section|Annex|Appendix|Schedule)\s+([IVXLC]+|\d+[A-Z]?|[A-Z])\b[.:]?")
+_OPEN_END = (",", ";", "-", "–")
+CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
+
+
+def size_class(size: float) -> float:
+    return round(size * 2) / 2
+
+
+@dataclass(slots=True)
+class DocumentStyle:
+    """What the body text of a document looks like, from its character counts."""
+
+    body: float = 10.0  # the size class most characters are set in
+    levels: dict[float, int] = field(default_factory=dict)  # bigger sizes → level 1–4
+    bold_body: bool = False  # most text is bold: bold says nothing
+    mono_body: bool = False  # most text is monospace (a transcript): not code
+
+    @classmethod
+    def of(cls, pages: Iterable[PageRead]) -> DocumentStyle:
+        sizes: Counter[float] = Counter()
+        chars = bold = mono = 0
+        for page in pages:
+            for item in page.items:
+                line = item.line
+                if line is None or item.role in ("note", "running"):
+                    continue
+                n = len(line.text)
+                chars += n
+                bold += n * line.bold
+                mono += n * line.mono
+                sizes[size_class(line.size)] += n
+        body = sizes.most_common(1)[0][0] if sizes else 10.0
+        # A size is a heading level only if used for headings, not for a body of its
+        # own (e.g. a large-print page): at most a fifth of the body's characters.
+        bigger = sorted((s for s, n in sizes.items()
+                         if s >= body + 1.0 and n <= 0.2 * sizes[body]), reverse=True)
+        return cls(body, {s: min(n, 4) for n, s in enumerate(bigger, start=1)},
+                   bold_body=bold > 0.4 * chars, mono_body=mono > 0.5 * chars)
+
+    @property
+    def next_level(self) -> int:
+        """The level of headings found by weight or numbering, below the sized ones."""
+        return min(len(set(self.levels.values())) + 1, 4)
+
+
+def is_section_number(text: str) -> bool:
+    """"5.1", "2.", "IV.", "§ 3": a number that a heading's title may follow."""
+    return bool(_SECTION_NUMBER.match(text.strip()))
+
+
+def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) -> tuple[str, int]:
+    """The kind and level of a block gathered from `lines` as `kind`, corrected."""
+    text = " ".join(line.text for line in lines).strip()
+    words = text.split()
+    letters = len(_LETTER.findall(text))
+    if kind == "heading":
+        if letters < 2 or len(words) > MAX_HEADING_WORDS or len(lines) > 3:
+            return "paragraph", 0
+        return kind, level
+    if kind not in ("paragraph", "list_item") or len(lines) > 2 or not words or CAPTION.match(text):
+        return kind, level
+    if letters < 2 or len(words) > 12 or text.endswith(_OPEN_END) or text.endswith("."):
+        if not (_DIVISION.match(text) and len(words) <= 4):
+            return kind, level
+    size = size_class(sum(line.size for line in lines) / len(lines))
+    if size < style.body - 0.5:
+        return kind, level  # small print: footnotes, captions, labels
+    first = words[0]
+    numbered = is_section_number(first) and len(words) > 1
+    bold = all(line.bold for line in lines) and not style.bold_body
+    capitals = letters >= 4 and text.upper() == text and text.lower() != text
+    if _DIVISION.match(text):
+        return "heading", style.next_level
+    if not (first[0].isupper() or first[0].isdigit() or not first[0].isalpha()):
+        return kind, level  # starts lower case: the tail of a sentence
+    if bold or (capitals and len(lines) == 1):
+        depth = first.rstrip(".").count(".") if numbered else 0
+        return "heading", min(style.next_level + depth, 4)
+    if kind == "paragraph" and len(lines) == 1 and _MULTI_LEVEL.match(first) and len(words) > 1:
+        return "heading", min(style.next_level + first.rstrip(".").count("."), 4)
+    return kind, level
