@@ -108,12 +108,13 @@ def ocr_page(page: pymupdf.Page, options: LayoutOptions) -> OcrPage:
     if problem:
         warnings.append(f"page {number}: {problem}")
     zoom = DPI / 72
-    turned, osd_problem = _orientation(page, zoom)
+    as_shown = _matrix(page, zoom, 0)  # rendered once: for orientation, and read if upright
+    turned, osd_problem = _orientation(as_shown[0].tobytes("png"))
     if osd_problem:
         warnings.append(f"page {number}: {osd_problem}")
     if languages is None:
-        return OcrPage([], _matrix(page, zoom, 0)[1], page.rect.width, 0, None, "", warnings)
-    result = _read(page, zoom, turned or 0, languages)
+        return OcrPage([], as_shown[1], page.rect.width, 0, None, "", warnings)
+    result = _read(page, zoom, turned or 0, languages, as_shown)
     how = "Tesseract's orientation detection"
     if turned is None and result.low_confidence:
         # Orientation detection could not tell (too little text, or a script it does
@@ -150,25 +151,24 @@ def _matrix(page: pymupdf.Page, zoom: float, turn: int) -> tuple[pymupdf.Pixmap,
     return pix, (m.a, m.b, m.c, m.d, m.e, m.f)
 
 
-def _read(page: pymupdf.Page, zoom: float, turn: int, languages: str) -> OcrPage:
-    pix, matrix = _matrix(page, zoom, turn)
+def _read(page: pymupdf.Page, zoom: float, turn: int, languages: str,
+          as_shown: tuple[pymupdf.Pixmap, tuple] | None = None) -> OcrPage:
+    pix, matrix = as_shown if turn == 0 and as_shown else _matrix(page, zoom, turn)
     rows, error = _tesseract_tsv(pix.tobytes("png"), languages)
     lines, confidences = _lines(rows, zoom)
     confidence = sum(confidences) / len(confidences) if confidences else None
     return OcrPage(lines, matrix, pix.width / zoom, turn, confidence, languages, error=error)
 
 
-def _orientation(page: pymupdf.Page, zoom: float) -> tuple[int | None, str | None]:
+def _orientation(png: bytes) -> tuple[int | None, str | None]:
     """Degrees to turn the displayed page clockwise so its text stands upright; None
     when Tesseract cannot tell. Also a warning if it cannot run at all."""
     if "osd" not in installed_languages():
         return None, ("orientation detection is unavailable (install tesseract-ocr-osd); "
                       "the scan is turned only if it reads better that way")
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY,
-                          alpha=False)
     try:
         out = subprocess.run(["tesseract", "stdin", "stdout", "--psm", "0", "-l", "osd"],
-                             input=pix.tobytes("png"), capture_output=True, timeout=_TIMEOUT,
+                             input=png, capture_output=True, timeout=_TIMEOUT,
                              check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None, None
