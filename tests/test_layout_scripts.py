@@ -12,7 +12,7 @@ import pytest
 
 from visualiser.layout.build import build_layout
 from visualiser.layout.pages import read_page
-from visualiser.layout.scripts import normalise
+from visualiser.layout.scripts import horizontal_lines, normalise
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 CORPUS = Path(os.environ.get("VISUALISER_CORPUS")
@@ -168,3 +168,16 @@ def test_corpus_vertical_japanese_reads_in_columns():
     for line in lines:
         for box, word in line:
             assert sum(inside(g, box, 0.8) for g in glyphs) >= len(word), (word, box)
+
+
+@pytest.mark.parametrize("logical, visual", [
+    ("كتاب جديد", "ديدج باتك"),
+    ("كتاب PDF جديد", "ديدج PDF باتك"),  # a left-to-right word inside keeps its order
+    ("سعر 2.5 دولار،", "،رالود 2.5 رعس"),  # digits with their separator; comma at the end
+    ("the word كتاب here", "the word باتك here"),  # an Arabic word in an English line
+])
+def test_bidi_turns_visual_order_back_into_reading_order(logical, visual):
+    chars = [((10.0 * n, 0.0, 10.0 * n + 9.0, 12.0), c) for n, c in enumerate(visual)]
+    chars.reverse()  # the content stream's order must not matter
+    lines = horizontal_lines(chars, 12.0)
+    assert [" ".join(t for _, t in line) for line in lines] == [logical]

@@ -149,13 +149,13 @@ def _levels(clusters: Sequence[_Cluster], base: int) -> list[int]:
         else:
             acts.append(k)
     levels: list[int] = []
+    edge = "R" if base else "L"  # the line's ends count as its own direction (sos, eos)
+    lefts = _nearest_strong(acts, reverse=False)
+    rights = _nearest_strong(acts, reverse=True)
     for n, k in enumerate(kinds):
         act = acts[n]
-        if act == "O":
-            left = next((a for a in reversed(acts[:n]) if a != "O"), None)
-            right = next((a for a in acts[n + 1:] if a != "O"), None)
-            edge = "R" if base else "L"
-            left, right = left or edge, right or edge
+        if act == "O":  # N1/N2: a neutral between two of one direction takes it
+            left, right = lefts[n] or edge, rights[n] or edge
             act = left if left == right else edge
         if k == "N" and act == "R":
             levels.append(2)  # digits always read left to right
