@@ -218,7 +218,8 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], 
             if not vertical and not by_chars:
                 words = words_by_line.get((block_no, line_no))
                 if words:
-                    words = [(box, normalise(word)) for box, word in words]
+                    if not text.isascii():
+                        words = [(box, normalise(word)) for box, word in words]
                     dx, dy = line["dir"]
                     lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
                                          horizontal=dx > 0.9 and abs(dy) < 0.1))

@@ -40,7 +40,7 @@ OCR_CHAR_GAP = 0.8  # OCR boxes hug the ink, so narrow CJK glyphs leave wider ga
 def normalise(text: str) -> str:
     """`text` with ligatures and presentation forms decomposed (NFKC for those only:
     full NFKC would also rewrite superscripts, fractions and full-width CJK)."""
-    if all(ord(c) < 0xFB00 for c in text):
+    if text.isascii() or max(text) < "\ufb00":  # the usual case, decided in C
         return text
     return "".join(unicodedata.normalize("NFKC", c) if _is_presentation(c) else c
                    for c in text)
