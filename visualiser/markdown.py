@@ -258,7 +258,7 @@ def _bare(text: str) -> str:
 def _hyphenated(word: Word, following: Word) -> bool:
     """Is `word` the first half of a word broken across lines with a hyphen?"""
     text = word.text
-    return (word.line != following.line and len(text) > 2 and text[-1] in "-\u00ad"
+    return (word.line != following.line and len(text) >= 2 and text[-1] in "-\u00ad"
             and text[-2].isalpha() and following.text[:1].islower())
 
 

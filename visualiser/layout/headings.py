@@ -4,8 +4,9 @@ Font size relative to the body text gives the first answer (`build.py`: every si
 point or more above the body size is a level). This module corrects it block by block:
 a short standalone line set in bold at body size, in capitals, or numbered like a
 section ("2.1 Results", "TITLE IV", "Article 5") is a heading too; a "heading" with
-no letters (a page number, a year on a cover, a warning icon) or as long as a
-sentence is not.
+no letters or mostly digits (a page number, a year on a cover, a warning icon, a row
+of figures), a byline (an author with a footnote mark, an e-mail address) or one as
+long as a sentence is not.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from visualiser.layout.items import PageRead, RawLine
 MAX_HEADING_WORDS = 20  # longer is a sentence set large, not a heading
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|§+\s*\d+(\.\d+)*)$")
-_MULTI_LEVEL = re.compile(r"^\d+(\.\d+)+\.?$")  # 2.1, 3.4.1: sections, not list items
+# 2.1, 3.4.1: sections, not list items (and not dates: 2020.1.1)
+_MULTI_LEVEL = re.compile(r"^\d{1,2}(\.\d{1,2}){1,3}\.?$")
+# an e-mail, a web address, an author's or affiliation's footnote mark: a byline
+_BYLINE = re.compile(r"@|https?:|www\.|[†‡⋆∗]")
 _DIVISION = re.compile(
     r"^(TITLE|CHAPTER|PART|ARTICLE|SECTION|ANNEX|APPENDIX|SCHEDULE|Title|Chapter|Part|"
     r"Article|Section|Annex|Appendix|Schedule)\s+([IVXLC]+|\d+[A-Z]?|[A-Z])\b[.:]?")
@@ -74,18 +78,33 @@ def is_section_number(text: str) -> bool:
     return bool(_SECTION_NUMBER.match(text.strip()))
 
 
+def looks_like_heading(text: str) -> bool:
+    """A short line in capitals or naming a division ("TITLE II", "Article 5"): it
+    heads what follows even when set like the body text."""
+    words = text.split()
+    if not words or len(words) > 10:
+        return False
+    if _DIVISION.match(text) and len(words) <= 6 and not text.rstrip().endswith("."):
+        return True
+    letters = len(_LETTER.findall(text))
+    return letters >= 4 and text.upper() == text and text.lower() != text
+
+
 def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) -> tuple[str, int]:
     """The kind and level of a block gathered from `lines` as `kind`, corrected."""
     text = " ".join(line.text for line in lines).strip()
     words = text.split()
     letters = len(_LETTER.findall(text))
+    digits = sum(ch.isdigit() for ch in text)
+    if letters < 2 or digits > letters or _BYLINE.search(text):
+        return ("paragraph", 0) if kind == "heading" else (kind, level)  # figures, bylines
     if kind == "heading":
-        if letters < 2 or len(words) > MAX_HEADING_WORDS or len(lines) > 3:
+        if len(words) > MAX_HEADING_WORDS or len(lines) > 3:
             return "paragraph", 0
         return kind, level
     if kind not in ("paragraph", "list_item") or len(lines) > 2 or not words or CAPTION.match(text):
         return kind, level
-    if letters < 2 or len(words) > 12 or text.endswith(_OPEN_END) or text.endswith("."):
+    if len(words) > 12 or text.endswith(_OPEN_END) or text.endswith("."):
         if not (_DIVISION.match(text) and len(words) <= 4):
             return kind, level
     size = size_class(sum(line.size for line in lines) / len(lines))

@@ -76,7 +76,8 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
         if groups:
             merged = groups[-1] + band
             gutters = _gutters(merged)
-            if _compatible(gutters, [g for g in (own, _gutters(band)) if g]):
+            parts = [own, _gutters(band) if _reliable(band) else []]
+            if _compatible(gutters, [g for g in parts if g]):
                 groups[-1] = merged
                 own = gutters
                 continue
@@ -84,6 +85,18 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
         own = _gutters(band)
     return groups
 
+
+
+def _reliable(band: list[Item]) -> bool:
+    """Do the gutters of `band` say anything? A single row whose pieces the PDF
+    writes one right after the other is one line of text that PyMuPDF split at a
+    wide space; a picture, a table, a second row, or pieces written apart (each in
+    its own column's run of text) are a column structure."""
+    lines = [i for i in band if i.kind == "line"]
+    if len(lines) < len(band) or any(not _same_row(lines[0].bbox, i.bbox) for i in lines):
+        return True
+    by_x = sorted(lines, key=lambda i: i.bbox[0])
+    return any(b.seq != a.seq + 1 for a, b in zip(by_x, by_x[1:], strict=False))
 
 
 def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
@@ -101,7 +114,7 @@ def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
     def kept(m: Gutter, o: Gutter) -> bool:
         return overlaps(m, o) and m[1] - m[0] >= min(0.5 * (o[1] - o[0]), 3 * MIN_GUTTER)
 
-    return (all(any(overlaps(m, o) for m in merged for o in part) for part in parts)
+    return (all(any(overlaps(m, o) for m in merged) for part in parts for o in part)
             and any(kept(m, o) for part in parts for o in part for m in merged))
 
 
@@ -113,11 +126,32 @@ def _gutters(items: list[Item]) -> list[Gutter]:
     widest_space = max(MIN_GUTTER, 0.6 * size)
     gaps: list[Gutter] = []
     reach = None
-    for left, right in sorted((i.bbox[0], i.bbox[2]) for i in items):
+    for left, right in sorted(_spans(items)):
         if reach is not None and left - reach >= widest_space:
             gaps.append((reach, left))
         reach = right if reach is None else max(reach, right)
     return gaps
+
+
+def _spans(items: list[Item]) -> list[Gutter]:
+    """The horizontal extents the items cover. Pieces of one line of text (side by
+    side on a row, close, written one right after the other) cover the space between
+    them too: a section number and its title, a line split at a wide space."""
+    spans = []
+    by_seq = sorted(items, key=lambda i: i.seq)
+    run = by_seq[0] if by_seq else None
+    x0, x1 = (run.bbox[0], run.bbox[2]) if run else (0.0, 0.0)
+    for a, b in zip(by_seq, by_seq[1:], strict=False):
+        if (a.line is not None and b.line is not None and b.seq == a.seq + 1
+                and _same_row(a.bbox, b.bbox)
+                and max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2]) < 2.5 * a.line.size):
+            x0, x1 = min(x0, b.bbox[0]), max(x1, b.bbox[2])
+            continue
+        spans.append((x0, x1))
+        x0, x1 = b.bbox[0], b.bbox[2]
+    if by_seq:
+        spans.append((x0, x1))
+    return spans
 
 
 def _columns(items: list[Item], gutters: list[Gutter]) -> list[list[Item]]:

@@ -53,7 +53,8 @@ class BuiltinEngine(LayoutEngine):
     label = "Builtin (PyMuPDF text layer and font statistics)"
     explanation = ("Words and lines from PyMuPDF's text layer, columns found by recursive "
                    "XY-cut, headings told by font size and weight relative to the body "
-                   "text, ruled tables from PyMuPDF's table finder, OCR by Tesseract.")
+                   "text, ruled tables from the grids the page draws, unruled tables from "
+                   "columns aligned by whitespace, OCR by Tesseract.")
 
     @classmethod
     def version(cls) -> str:
@@ -115,7 +116,8 @@ def _read_batch(args: tuple[bytes, int, int, LayoutOptions]) -> list[PageRead]:
 
 def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> PageRead:
     textpage = page.get_textpage(flags=_TEXT_FLAGS)
-    if not textpage.extractWORDS() and page.get_images():
+    words = textpage.extractWORDS()
+    if not words and page.get_images():
         if options.ocr and ocr_available():
             return _read_by_ocr(page, options)
         return _page_read(page, [], warning=(
@@ -125,7 +127,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
-    items = [] if mostly_vertical else find_tables(page, textpage)
+    items = [] if mostly_vertical else find_tables(page, textpage, words)
     table_boxes = [item.bbox for item in items]
     lines = _outside(lines, table_boxes)
     vertical_lines = _outside(vertical_lines, table_boxes)

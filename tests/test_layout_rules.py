@@ -1,0 +1,213 @@
+"""One small generated PDF per layout rule: columns, bands, headings, notes,
+paragraphs across breaks, hyphenation, monospace text, honest chunk types."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from visualiser.pipeline import chunk_report, process_pdf
+
+LOREM = ("the committee shall review every application within thirty days and publish "
+         "its reasons together with the supporting data in the docket ")
+
+
+def _pdf(draw) -> bytes:  # type: ignore[no-untyped-def]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    draw(page)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def _column(page: pymupdf.Page, x0: float, x1: float, top: float, bottom: float,
+            text: str, size: float = 10, font: str = "helv") -> None:
+    left = page.insert_textbox(pymupdf.Rect(x0, top, x1, bottom), text, fontsize=size,
+                               fontname=font)
+    assert left >= 0, "the text must fit its box"
+
+
+def _words(marker: str, n: int) -> str:
+    return " ".join(f"{marker}{i}" for i in range(n))
+
+
+def _positions(text: str, marker: str) -> list[int]:
+    return [i for i, word in enumerate(text.split()) if word.startswith(marker)]
+
+
+def test_three_columns_are_read_one_after_another():
+    def draw(page):
+        for marker, x in (("apple", 40), ("birch", 230), ("cedar", 420)):
+            _column(page, x, x + 170, 60, 700, _words(marker, 120))
+    text = process_pdf(_pdf(draw), "three.pdf").source.text
+    a, b, c = (_positions(text, m) for m in ("apple", "birch", "cedar"))
+    assert len(a) == len(b) == len(c) == 120
+    assert max(a) < min(b) and max(b) < min(c)
+    assert [text.split()[i] for i in a] == [f"apple{i}" for i in range(120)]
+
+
+def test_a_band_switching_from_one_to_two_columns_is_read_band_by_band():
+    def draw(page):
+        _column(page, 40, 572, 40, 140, _words("intro", 60))
+        _column(page, 40, 296, 160, 600, _words("left", 150))
+        _column(page, 316, 572, 160, 600, _words("right", 150))
+        _column(page, 40, 572, 620, 740, _words("outro", 60))
+    text = process_pdf(_pdf(draw), "bands.pdf").source.text
+    spans = [_positions(text, m) for m in ("intro", "left", "right", "outro")]
+    assert all(spans)
+    for before, after in zip(spans, spans[1:], strict=False):
+        assert max(before) < min(after)
+
+
+def test_rows_of_short_cells_are_read_row_by_row():
+    def draw(page):
+        for n in range(12):
+            y = 80 + 20 * n
+            page.insert_text((72, y), f"Storage topic number{n}", fontsize=10)
+            page.insert_text((480, y), f"p{3 + 7 * n}", fontsize=10)
+    words = process_pdf(_pdf(draw), "contents.pdf").source.text.split()
+    read = [w for w in words if w.startswith(("number", "p"))]
+    assert read == [x for n in range(12) for x in (f"number{n}", f"p{3 + 7 * n}")]
+
+
+def _headings(data: bytes) -> list[tuple[int, str]]:
+    doc = process_pdf(data, "h.pdf")
+    return [(b.level, b.heading) for b in doc.source.blocks if b.kind == "heading"]
+
+
+def test_a_section_number_set_apart_joins_its_title():
+    def draw(page):
+        page.insert_text((72, 80), "5.1", fontsize=14, fontname="hebo")
+        page.insert_text((110, 80), "Hyper Parameter Optimization", fontsize=14,
+                         fontname="hebo")
+        _column(page, 72, 540, 95, 200, LOREM * 4)
+        page.insert_text((72, 230), "2.", fontsize=14, fontname="hebo")
+        page.insert_text((72, 250), "Overview", fontsize=14, fontname="hebo")
+        _column(page, 72, 540, 265, 400, LOREM * 4)
+    headings = [text for _, text in _headings(_pdf(draw))]
+    assert "5.1 Hyper Parameter Optimization" in headings
+    assert "2. Overview" in headings
+    assert "2." not in headings and "5.1" not in headings
+
+
+def test_bold_capitals_and_legal_divisions_at_body_size_are_headings():
+    def draw(page):
+        y = 60
+        for title in ("Increasing Basic Patterns", "GENERAL PROVISIONS", "TITLE II"):
+            page.insert_text((72, y), title, fontsize=10,
+                             fontname="hebo" if title.startswith("Inc") else "helv")
+            _column(page, 72, 540, y + 8, y + 150, LOREM * 5)
+            y += 180
+    headings = [text for _, text in _headings(_pdf(draw))]
+    assert headings == ["Increasing Basic Patterns", "GENERAL PROVISIONS", "TITLE II"]
+
+
+def test_years_icons_and_sentences_set_large_are_not_headings():
+    def draw(page):
+        page.insert_text((72, 80), "2007", fontsize=28)
+        page.insert_text((72, 130), "!", fontsize=28)
+        page.insert_text((72, 180), "Annual Report", fontsize=22)
+        _column(page, 72, 540, 200, 330, LOREM * 4)
+        _column(page, 40, 572, 340, 520, ("This whole sentence is set in a large type to be "
+                                          "noticed, but it is a sentence and not a heading "
+                                          "of any section at all."), size=14)
+        _column(page, 72, 540, 530, 700, LOREM * 4)
+    assert [text for _, text in _headings(_pdf(draw))] == ["Annual Report"]
+
+
+def test_a_rotated_margin_note_stays_out_of_the_body():
+    def draw(page):
+        _column(page, 72, 540, 72, 720, LOREM * 14)
+        page.insert_text((580, 600), "Draft circulated with PROPOSALS", fontsize=9, rotate=90)
+    doc = process_pdf(_pdf(draw), "note.pdf")
+    text = doc.source.text
+    assert "PROPOSALS" in text  # kept, every word is in some chunk
+    body = text.split("\n\n")
+    assert not any("PROPOSALS" in part and "committee" in part for part in body)
+    assert text.rstrip().endswith("PROPOSALS")
+
+
+def test_a_paragraph_carried_across_a_column_break_stays_one_paragraph():
+    sentence = ("the inspection of every warehouse takes place once a year and the report "
+                "goes to the board ") * 6
+    def draw(page):
+        _column(page, 40, 296, 60, 260, sentence.strip())
+        _column(page, 316, 572, 60, 260, "and then it is published in full " * 12)
+    doc = process_pdf(_pdf(draw), "carry.pdf")
+    paragraphs = [b for b in doc.source.blocks if b.kind == "paragraph"]
+    assert len(paragraphs) == 1
+    assert "to the board and then it is published" in doc.source.text
+
+
+def test_a_word_hyphenated_at_a_line_end_is_joined_and_keeps_both_boxes():
+    def draw(page):
+        page.insert_text((72, 80), "Keep the card within the detec-", fontsize=11)
+        page.insert_text((72, 94), "tion area for fifteen minutes and the n-", fontsize=11)
+        page.insert_text((72, 108), "tridecanal sample, unlike n-tridecanal kept cold.",
+                         fontsize=11)
+    doc = process_pdf(_pdf(draw), "hyphen.pdf")
+    assert "within the detection area" in doc.source.text
+    assert "the n-tridecanal sample" in doc.source.text  # a real hyphen stays
+    halves = [w for w in doc.layout.words if w.text in ("detec-", "tion")]
+    assert len(halves) == 2 and halves[0].bbox[1] < halves[1].bbox[1]
+    start = doc.source.text.index("detection")
+    owners = [doc.source.word_at[i] for i in range(start, start + len("detection"))]
+    assert owners == [halves[0].id] * 5 + [halves[1].id] * 4
+
+
+def test_a_transcript_set_in_courier_is_text_not_code():
+    def draw(page):
+        y = 60
+        for n in range(1, 30):
+            page.insert_text((72, y), f"{n:2d}  Q. And where were you on the night of the",
+                             fontsize=10, fontname="cour")
+            y += 24
+    doc = process_pdf(_pdf(draw), "transcript.pdf")
+    assert "```" not in doc.source.text
+    report = chunk_report(doc, "structure_aware")
+    assert {c["chunk_type"] for c in report["chunks"]} == {"text"}
+
+
+def test_code_in_a_prose_document_is_still_code():
+    def draw(page):
+        _column(page, 72, 540, 60, 300, LOREM * 8)
+        for n, line in enumerate(("def area(r):", "    return 3.14 * r * r")):
+            page.insert_text((72, 330 + 12 * n), line, fontsize=9, fontname="cour")
+        _column(page, 72, 540, 370, 600, LOREM * 8)
+    assert "```\ndef area(r):" in process_pdf(_pdf(draw), "code.pdf").source.text
+
+
+def _picture(page: pymupdf.Page, rect: pymupdf.Rect) -> None:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pix.clear_with(180)
+    page.insert_image(rect, pixmap=pix)
+
+
+@pytest.mark.parametrize("with_table", [False, True])
+def test_prose_beside_a_figure_or_a_small_table_is_a_text_chunk(with_table):
+    def draw(page):
+        page.insert_text((72, 60), "Results", fontsize=16, fontname="hebo")
+        _picture(page, pymupdf.Rect(340, 80, 540, 240))
+        _column(page, 72, 320, 80, 700, LOREM * 12)
+        if with_table:
+            for row in range(3):
+                for col in range(3):
+                    r = pymupdf.Rect(340 + 60 * col, 300 + 18 * row, 400 + 60 * col,
+                                     318 + 18 * row)
+                    page.draw_rect(r, color=(0, 0, 0), width=0.6)
+                    page.insert_text((r.x0 + 3, r.y1 - 5), f"c{row}{col}", fontsize=8)
+    report = chunk_report(process_pdf(_pdf(draw), "figure.pdf"), "structure_aware")
+    assert [c["chunk_type"] for c in report["chunks"]] == ["text"]
+    assert "![" not in report["chunks"][0]["text"]  # a picture writes no stand-in text
+
+
+def test_a_picture_with_its_caption_alone_is_an_image_chunk():
+    def draw(page):
+        page.insert_text((72, 60), "Overview", fontsize=16, fontname="hebo")
+        _column(page, 72, 540, 70, 200, LOREM * 4)
+        page.insert_text((72, 240), "Figures", fontsize=16, fontname="hebo")
+        _picture(page, pymupdf.Rect(72, 250, 400, 450))
+        page.insert_text((72, 470), "Figure 1: The warehouse floor plan", fontsize=9)
+    report = chunk_report(process_pdf(_pdf(draw), "picture.pdf"), "structure_aware")
+    assert [c["chunk_type"] for c in report["chunks"]] == ["text", "image"]
