@@ -29,6 +29,7 @@ from visualiser.layout.scripts import (
     Piece,
     columns,
     horizontal_lines,
+    is_rtl,
     is_vertical_piece,
     needs_chars,
     normalise,
@@ -232,7 +233,10 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], 
                      for s in raw[block_no]["lines"][line_no]["spans"] for c in s["chars"]]
             piece = Piece(tuple(line["bbox"]), chars, size, (bold, mono))
             (pieces if vertical else fragments).append(piece)
-        lines.extend(_lines_from_chars(fragments))
+        # MuPDF cuts a right-to-left line where the direction changes: its fragments on
+        # one baseline are one line again. Other lines stay as MuPDF cut them.
+        rtl = any(is_rtl(c) for _, _, text in block_lines for c in text)
+        lines.extend(_lines_from_chars(fragments, join_rows=rtl))
     vertical_lines: list[RawLine] = []
     chains = columns(pieces)
     for column in chains:
@@ -269,13 +273,13 @@ def _in_line_with(piece: Piece, chains: list[list[Piece]]) -> bool:
                for chain in chains)
 
 
-def _lines_from_chars(fragments: list[Piece]) -> list[RawLine]:
-    """Fragments of a block that share a baseline (MuPDF cuts a line where the
-    direction changes) joined into one line, then rebuilt from the characters."""
+def _lines_from_chars(fragments: list[Piece], *, join_rows: bool = False) -> list[RawLine]:
+    """Lines rebuilt from their characters; with `join_rows`, the fragments of a block
+    that share a baseline joined into one line first."""
     lines: list[RawLine] = []
     rows: list[list[Piece]] = []
-    for piece in sorted(fragments, key=lambda p: p.box[1]):
-        if rows and _same_row(rows[-1], piece):
+    for piece in sorted(fragments, key=lambda p: p.box[1]) if join_rows else fragments:
+        if join_rows and rows and _same_row(rows[-1], piece):
             rows[-1].append(piece)
         else:
             rows.append([piece])

@@ -204,15 +204,20 @@ def horizontal_lines(chars: Sequence[Char], size: float) -> list[list[WordBox]]:
     """The words of a horizontal line from its characters, in reading order; more than
     one list when the line crosses a gutter (each part is a line of its own)."""
     clusters = [c for c in _clusters(chars) if c.text]
-    clusters.sort(key=lambda c: c.centre)  # visual order, left to right
+    if any(is_rtl(c.text[0]) for c in clusters):
+        # visual order, left to right, for the bidi algorithm; a left-to-right line
+        # keeps the content stream's order (MuPDF's, as for every other line)
+        clusters.sort(key=lambda c: c.centre)
     parts: list[list[_Cluster]] = [[]]
+    last_solid: _Cluster | None = None
     for cluster in clusters:
-        part = parts[-1]
-        solid = [c for c in part if not c.text.isspace()]
-        if solid and not cluster.text.isspace() and \
-                cluster.box[0] - solid[-1].box[2] > COLUMN_GAP * size:
+        if cluster.text.isspace():
+            parts[-1].append(cluster)
+            continue
+        if last_solid is not None and cluster.box[0] - last_solid.box[2] > COLUMN_GAP * size:
             parts.append([])
         parts[-1].append(cluster)
+        last_solid = cluster
     lines = []
     for part in parts:
         rtl = sum(len(c.text) for c in part if is_rtl(c.text[0]))
