@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -72,6 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--database", type=Path, help="SQLite file (default: user data dir)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a host name this server answers to (repeat for several; '*' "
+                            "for any); default: the --host address and localhost names")
+    serve.add_argument("--threads", type=int, default=8,
+                       help="requests served at once (default 8)")
+    serve.add_argument("--debug", action="store_true",
+                       help="Flask's development server with the debugger, instead of waitress")
     serve.set_defaults(run=_serve)
     return parser
 
@@ -117,8 +126,11 @@ def _report(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 def _chunk(args: argparse.Namespace) -> int:
     _, report = _report(args)
     if args.format == "json":
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        print()
+        # Text from a damaged PDF may hold lone surrogates; stdout gets valid UTF-8 anyway.
+        text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+        sys.stdout.flush()
         return 0
     print(f"{report['document']['name']}: {len(report['chunks'])} chunks, "
           f"strategy {report['chunking_strategy']}")
@@ -195,6 +207,13 @@ def _kb_add(args: argparse.Namespace) -> int:
     admitted = admit(store, args.kb_id, args.pdf.read_bytes(), args.pdf.name)
     if not admitted.new:
         print(f"{args.pdf.name} is already in knowledgebase {args.kb_id}; re-chunking it")
+        store.set_state(args.kb_id, admitted.doc_id, "processing")
+    # The row is leased like a server's worker leases it, so a server on the same
+    # database does not process it as well (an hour: this process ends it either way).
+    owner = f"{socket.gethostname()}:{os.getpid()}:cli"
+    if not store.claim(args.kb_id, admitted.doc_id, owner, 3600):
+        raise VisualiserError(f"{args.pdf.name} is being processed by a server right now; "
+                              "see `visualiser kb list`")
     process(store, args.kb_id, admitted.doc_id)
     doc = store.document(args.kb_id, admitted.doc_id)
     if doc["state"] != "ready":
@@ -205,13 +224,31 @@ def _kb_add(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from visualiser.web import create_app
+    from visualiser.web.security import default_hosts
 
-    config: dict[str, Any] = {}
+    if args.threads < 1:
+        raise VisualiserError("--threads must be at least 1")
+    config: dict[str, Any] = {
+        "ALLOWED_HOSTS": args.allowed_host or default_hosts(args.host),
+    }
     if args.database:
         config["DATABASE"] = str(args.database)
     app = create_app(config)
     print(f"Chunk visualiser on http://{args.host}:{args.port}/", flush=True)
-    app.run(host=args.host, port=args.port, threaded=True)
+    if args.debug:
+        app.run(host=args.host, port=args.port, threaded=True, debug=True, use_reloader=False)
+        return 0
+    import waitress
+
+    # A bounded pool of threads; waitress buffers request bodies on disk past 512 KB,
+    # so a slow or big upload holds neither a thread per byte nor its size in memory.
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
+                   connection_limit=max(100, args.threads * 8),
+                   max_request_body_size=int(app.config["MAX_CONTENT_LENGTH"]) + 2**20,
+                   channel_timeout=120, ident="chunk-visualiser",
+                   # reading ahead lets waitress notice a client that has gone, so a
+                   # long chunk report stops (`waitress.client_disconnected`)
+                   channel_request_lookahead=4)
     return 0
 
 

@@ -10,10 +10,12 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from visualiser.errors import NotFound, VisualiserError
-from visualiser.mupdf import LOCK
+from visualiser.library import file_sha256
+from visualiser.mupdf import LOCK, take_messages
 from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
 from visualiser.store import Store
 from visualiser.strategies import get_strategy
@@ -49,14 +51,22 @@ class Admitted:
     new: bool  # False when the knowledgebase already held the same bytes
 
 
-def admit(store: Store, kb_id: int, data: bytes, name: str, *, max_bytes: int = MAX_BYTES,
-          max_pages: int = MAX_PAGES) -> Admitted:
-    """Check the bytes are a usable PDF (raises BadPdf with the reason) and store them.
+def admit(store: Store, kb_id: int, data: bytes | Path, name: str, *,
+          max_bytes: int = MAX_BYTES, max_pages: int = MAX_PAGES,
+          doc_id: str | None = None) -> Admitted:
+    """Check the bytes (or a received file in `store.incoming()`, whose SHA-256 is
+    `doc_id`) are a usable PDF — raises BadPdf with the reason — and store them.
     Nothing is stored for a refused file."""
     store.knowledgebase(kb_id)
-    with LOCK, open_pdf(data, max_bytes=max_bytes, max_pages=max_pages) as doc:
-        page_count = doc.page_count
-    doc_id = hashlib.sha256(data).hexdigest()
+    with LOCK:
+        try:
+            with open_pdf(data, max_bytes=max_bytes, max_pages=max_pages) as doc:
+                page_count = doc.page_count
+        finally:
+            take_messages()  # a refusal says why; an accepted file is read again later
+    if doc_id is None:
+        doc_id = (file_sha256(data) if isinstance(data, Path)
+                  else hashlib.sha256(data).hexdigest())
     new = store.add_document(kb_id, doc_id, name, data, page_count)
     return Admitted(doc_id, name, page_count, new)
 
@@ -84,6 +94,10 @@ def process(store: Store, kb_id: int, doc_id: str,
         store.set_state(kb_id, doc_id, "ready", progress=1.0)
     except VisualiserError as exc:
         store.set_state(kb_id, doc_id, "failed", error=exc.message)
+    except OSError as exc:  # the stored file is gone or unreadable
+        if not _deleted(store, kb_id, doc_id):
+            store.set_state(kb_id, doc_id, "failed",
+                            error=f"the stored PDF cannot be read: {exc.strerror or exc}")
     except Exception as exc:  # a bug must not leave the document "processing" forever
         if _deleted(store, kb_id, doc_id):
             # Deleted (or its knowledgebase) while it was processed: nothing to store.

@@ -8,6 +8,7 @@ space; `build.py` makes the Layout from it.
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -37,6 +38,7 @@ from visualiser.layout.scripts import (
     vertical_words,
 )
 from visualiser.layout.tables import find_tables
+from visualiser.lifeline import exit_with_parent
 from visualiser.mupdf import LOCK
 
 _TEXT_FLAGS = (
@@ -79,7 +81,9 @@ def read_pages(data: bytes, options: LayoutOptions = DEFAULT_OPTIONS,
     try:
         # spawn, not fork: the web server has threads, and forking those is unsafe
         with ProcessPoolExecutor(max_workers=options.workers,
-                                 mp_context=get_context("spawn")) as pool:
+                                 mp_context=get_context("spawn"),
+                                 initializer=exit_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             for batch in pool.map(_read_batch, batches):
                 pages.extend(batch)
                 if progress:

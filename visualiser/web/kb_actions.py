@@ -4,6 +4,7 @@ and the JSON API, so both paths validate and default exactly alike."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from werkzeug.datastructures import FileStorage
@@ -13,6 +14,7 @@ from visualiser.errors import BadParameter
 from visualiser.library import safe_name
 from visualiser.store import Knowledgebase
 from visualiser.web.state import state
+from visualiser.web.uploads import ReceivedFile, sent_name
 
 MAX_NAME_LENGTH = 200
 
@@ -40,9 +42,15 @@ def add_document(kb_id: int, upload: FileStorage | None) -> tuple[ingest.Admitte
     if upload is None or not upload.filename:
         raise BadParameter("file", "send the PDF as a multipart form field named 'file'")
     web = state()
+    received = upload.stream
+    if isinstance(received, ReceivedFile):  # streamed to disk and hashed on arrival
+        data: bytes | Path = received.finish()
+        doc_id: str | None = received.sha256()
+    else:
+        data, doc_id = upload.read(), None
     admitted = ingest.admit(
-        web.store, kb_id, upload.read(), safe_name(upload.filename),
-        max_pages=web.max_upload_pages,
+        web.store, kb_id, data, safe_name(sent_name(upload.filename)),
+        max_pages=web.max_upload_pages, doc_id=doc_id,
     )
     if admitted.new:
         web.processor.submit(kb_id, admitted.doc_id)

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from visualiser import ingest
-from visualiser.errors import BadParameter, NotFound
+from visualiser.errors import BadParameter, BadPdf, NotFound
 from visualiser.library import Entry
 from visualiser.render import parse_scale
 from visualiser.web import kb_actions, sources
@@ -27,11 +27,23 @@ def json_response(body: Any, status: int = 200) -> Response:
     return Response(data, status=status, mimetype="application/json")
 
 
-def stored_entry(kb_id: int, doc_id: str) -> Entry:
-    """Page sizes (and the file) of a knowledgebase document; 404 if it is not there."""
+def stored_entry(kb_id: int, doc_id: str, lenient: bool = False) -> Entry:
+    """Page sizes (and the file) of a knowledgebase document; 404 if it is not there.
+    A file that cannot be read is BadPdf (422) with the reason — or, when `lenient`
+    (the pages that show a document's state and its failure), an entry without pages."""
     web = state()
     doc = web.store.document(kb_id, doc_id)
-    return web.library.stored_entry(doc_id, doc["name"], web.store.pdf_path(doc_id))
+    path = web.store.pdf_path(doc_id)
+    try:
+        return web.library.stored_entry(doc_id, doc["name"], path)
+    except (BadPdf, OSError) as error:
+        if not lenient:
+            raise BadPdf(f"{doc['name']} cannot be shown: {_reason(error)}") from None
+        return Entry(doc_id, doc["name"], int(doc["size"]), (), "knowledgebase", path)
+
+
+def _reason(error: Exception) -> str:
+    return error.message if isinstance(error, BadPdf) else f"its file cannot be read ({error})"
 
 
 # --- knowledgebases -----------------------------------------------------------------

@@ -70,7 +70,7 @@ def upload(kb_id: int) -> Response:
 def viewer(kb_id: int, doc_id: str) -> str:
     store = state().store
     kb = store.knowledgebase(kb_id)
-    entry = stored_entry(kb_id, doc_id)
+    entry = stored_entry(kb_id, doc_id, lenient=True)
     doc = document_dict(kb_id, store.document(kb_id, doc_id))
     # No strategy in the URL: the stored chunks. A strategy or an import: a preview
     # (validated here, so an unknown one is a 400/404 page rather than a broken viewer).

@@ -39,13 +39,18 @@ class WebState:
             Path(config["SAMPLES_DIR"]),
             documents=config["DOCUMENT_CACHE_SIZE"],
             reports=config["REPORT_CACHE_SIZE"],
+            time_budget=config.get("REPORT_TIME_BUDGET"),
         )
         store = Store(config["DATABASE"])
         return cls(
             library=library,
             images=PageImageCache(Path(config["CACHE_DIR"])),
             store=store,
-            processor=Processor(store, library, workers=config["PROCESSING_WORKERS"]),
+            processor=Processor(
+                store, library, workers=config["PROCESSING_WORKERS"],
+                lease_seconds=float(config.get("LEASE_SECONDS", 30)),
+                sweep=bool(config.get("RESUME_PROCESSING", True)),
+            ),
             imports=ImportFiles(
                 Path(config["CACHE_DIR"]) / "imports", int(config["MAX_IMPORT_BYTES"])
             ),
