@@ -266,7 +266,8 @@ def _page(page: pymupdf.Page, model_boxes: list[Any]) -> _PageModel:
     textpage = page.get_textpage(flags=builtin._TEXT_FLAGS)
     by_box: dict[int, list[RawLine]] = {}
     orphans: list[RawLine] = []
-    for line in builtin._lines(textpage, styled=True):
+    horizontal, vertical = builtin._lines(textpage, styled=True)
+    for line in horizontal + vertical:
         for home, words in _split_by_box(line, boxes).items():
             part = _part(line, words)
             (orphans if home is None else by_box.setdefault(home, [])).append(part)
