@@ -11,6 +11,9 @@ row of one table, all under `structure_aware`:
   kept whole in one chunk, share of our word pairs adjacent in the groundtruth;
 - pdf order — share of our word pairs adjacent in the PDF's own content order (as
   `order_score.py`; files with fewer than 50 text-layer words are skipped);
+- order* — the same after NFKC and joining line-end hyphens on both sides: our text
+  writes "detection" and "find" where the page's words are "detec-", "tion" and
+  "ﬁnd", which `order_score.py` counts as disorder;
 - coverage / inflation — document words found in some chunk, and words stored ÷ words
   of the document (as `coverage_score.py`);
 - box R / P — medians over the chunks of the words of a chunk found inside its boxes,
@@ -27,10 +30,8 @@ DA-619p (619 pages) is read only with `--long`.
 from __future__ import annotations
 
 import argparse
-import collections
 import os
 import platform
-import re
 import statistics
 import subprocess
 import sys
@@ -48,123 +49,11 @@ sys.path.insert(0, str(ROOT))
 from visualiser.layout import ENGINES, LayoutOptions  # noqa: E402
 from visualiser.pipeline import chunk_report, process_pdf  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from scores import boxes, coverage, pdf_order, pdf_order_normalised, structure  # noqa: E402
+
 LONG = "unstructured__DA-619p.pdf"
 STRATEGY = "structure_aware"
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
-PLACEHOLDER = re.compile(r"!\[[^\]]*\]\([^)]*\)")  # image placeholders carry no page words
-
-
-def toks(text: str) -> list[str]:
-    return [w.lower() for w in WORD.findall(text)]
-
-
-def bag(text: str) -> collections.Counter[str]:
-    return collections.Counter(toks(PLACEHOLDER.sub(" ", text)))
-
-
-# --- the shared tools' scores, in-process -------------------------------------------
-
-
-def structure(md: str, chunks: list[dict]) -> tuple[float, float, float]:
-    """structure_score.py: heading recall, paragraphs whole, in order."""
-    heads = [" ".join(toks(line.lstrip("#"))) for line in md.splitlines() if line.startswith("#")]
-    heads = [h for h in heads if h]
-    paras = []
-    for block in md.split("\n\n"):
-        b = block.strip()
-        if not b or b.startswith(("#", "|", "<!--", "```", "$$")):
-            continue
-        for item in (b.splitlines() if b.startswith("- ") else [b]):
-            t = toks(item)
-            if len(t) >= 8:
-                paras.append(t)
-    gt = toks(md)
-    gpairs = set(zip(gt, gt[1:], strict=False))
-    ours = set()
-    for c in chunks:
-        for h in c.get("heading_path") or []:
-            ours.add(" ".join(toks(h)))
-        for line in c["text"].splitlines():
-            if line.startswith("#"):
-                ours.add(" ".join(toks(line.lstrip("#"))))
-    headings = sum(h in ours for h in heads) / len(heads) if heads else 1.0
-    cpairs = [set(zip(t, t[1:], strict=False)) for t in (toks(c["text"]) for c in chunks)]
-    whole = 0
-    for p in paras:
-        pp = list(zip(p, p[1:], strict=False))
-        if any(len(pp) - sum(x in cp for x in pp) <= max(1, 0.03 * len(pp)) for cp in cpairs):
-            whole += 1
-    paragraphs = whole / len(paras) if paras else 1.0
-    return headings, paragraphs, _pairs_in(chunks, gpairs)
-
-
-def _pairs_in(chunks: list[dict], pairs: set[tuple[str, str]]) -> float:
-    total = ok = 0
-    for c in chunks:
-        if c["chunk_type"].startswith("table"):
-            continue
-        t = toks(c["text"])
-        for a, b in zip(t, t[1:], strict=False):
-            total += 1
-            ok += (a, b) in pairs
-    return ok / total if total else float("nan")
-
-
-def pdf_order(pdf: pymupdf.Document, chunks: list[dict]) -> float | None:
-    """order_score.py: None when the text layer has under 50 words to compare with."""
-    seq = [t for p in pdf for w in p.get_text("words", sort=False) for t in toks(w[4])]
-    if len(seq) < 50:
-        return None
-    score = _pairs_in(chunks, set(zip(seq, seq[1:], strict=False)))
-    return None if score != score else score  # only tables: nothing to say
-
-
-def coverage(pdf: pymupdf.Document, chunks: list[dict]) -> tuple[float, float] | None:
-    """coverage_score.py: coverage and inflation; None without a text layer (the tool
-    divides by the document's words)."""
-    document = bag(" ".join(w[4] for p in pdf for w in p.get_text("words")))
-    if not document:
-        return None
-    union: collections.Counter[str] = collections.Counter()
-    stored = 0
-    for c in chunks:
-        words = bag(c["text"])
-        union += words
-        stored += sum(words.values())
-    total = sum(document.values())
-    return sum((document & union).values()) / total, stored / total
-
-
-def boxes(pdf: pymupdf.Document, chunks: list[dict]) -> tuple[float, float] | None:
-    """box_score.py: median recall and precision over the chunks; None without a text
-    layer to check against."""
-    page_words: dict[int, list[tuple]] = {}
-    recalls, precisions = [], []
-    for c in chunks:
-        want = bag(c["text"])
-        if not want:
-            continue
-        got: collections.Counter[str] = collections.Counter()
-        for region in c["regions"]:
-            number = region["page"] - 1
-            if number not in page_words:
-                page = pdf[number]
-                m = page.rotation_matrix
-                page_words[number] = [tuple(pymupdf.Rect(w[:4]) * m) + (w[4],)
-                                      for w in page.get_text("words")]
-            for x0, y0, x1, y1 in region["rects"]:
-                rect = pymupdf.Rect(x0, y0, x1, y1) + (-1, -1, 1, 1)
-                for w in page_words[number]:
-                    if rect.contains(pymupdf.Point((w[0] + w[2]) / 2, (w[1] + w[3]) / 2)):
-                        got.update(toks(w[4]))
-        if not got and not any(page_words.get(r["page"] - 1) for r in c["regions"]):
-            continue  # every page of this chunk lacks a text layer
-        inter = sum((want & got).values())
-        recalls.append(inter / sum(want.values()))
-        precisions.append(inter / sum(got.values()) if got else 0.0)
-    if not recalls:
-        return None
-    return statistics.median(recalls), statistics.median(precisions)
 
 
 # --- the run ------------------------------------------------------------------------
@@ -178,6 +67,7 @@ class Row:
     seconds: float  # per page
     structure: tuple[float, float, float] | None = None
     order: float | None = None
+    order_normalised: float | None = None
     coverage: tuple[float, float] | None = None
     boxes: tuple[float, float] | None = None
     error: str | None = None
@@ -204,6 +94,7 @@ def measure(engine: str, path: Path, repeat: int) -> Row:
     row = Row(engine, path.name, pages, statistics.median(times) / pages)
     row.structure = structure(md.read_text(encoding="utf-8"), chunks) if md.exists() else None
     row.order = pdf_order(pdf, chunks)
+    row.order_normalised = pdf_order_normalised(pdf, chunks)
     row.coverage = coverage(pdf, chunks)
     row.boxes = boxes(pdf, chunks)
     pdf.close()
@@ -222,19 +113,20 @@ def fmt(value: float | None, digits: int = 2) -> str:
 
 
 def table(rows: list[Row]) -> str:
-    head = ("| engine | file | pages | headings | whole | order | pdf order | coverage | "
+    head = ("| engine | file | pages | headings | whole | order | pdf order | order* | coverage | "
             "inflation | box R | box P | s/page | × builtin |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         if r.error:
-            lines.append(f"| {r.engine} | {r.file} | | failed: {r.error} " + "| " * 9 + "|")
+            lines.append(f"| {r.engine} | {r.file} | | failed: {r.error} " + "| " * 10 + "|")
             continue
         s = r.structure or (None, None, None)
         c = r.coverage or (None, None)
         b = r.boxes or (None, None)
         lines.append(
             f"| {r.engine} | {r.file.removesuffix('.pdf')} | {r.pages} | {fmt(s[0])} | "
-            f"{fmt(s[1])} | {fmt(s[2], 3)} | {fmt(r.order, 3)} | {fmt(c[0], 3)} | "
+            f"{fmt(s[1])} | {fmt(s[2], 3)} | {fmt(r.order, 3)} | "
+            f"{fmt(r.order_normalised, 3)} | {fmt(c[0], 3)} | "
             f"{fmt(c[1])} | {fmt(b[0])} | {fmt(b[1])} | {r.seconds:.3f} | "
             f"{fmt(r.ratio, 1)} |")
     return "\n".join(lines)
@@ -247,13 +139,15 @@ def summary(rows: list[Row], engine: str) -> str:
     st = [r.structure for r in mine if r.structure]
     means = [statistics.mean(s[i] for s in st) for i in range(3)] if st else [None] * 3
     orders = [r.order for r in mine if r.order is not None]
+    normalised = [r.order_normalised for r in mine if r.order_normalised is not None]
     covs = [r.coverage for r in mine if r.coverage]
     bx = [r.boxes for r in mine if r.boxes]
     pages = sum(r.pages for r in mine)
     seconds = sum(r.seconds * r.pages for r in mine)
     return (f"{engine}: Docling files ({len(st)}) headings {fmt(means[0])} / whole "
             f"{fmt(means[1])} / order {fmt(means[2], 3)}; pdf order lowest "
-            f"{fmt(min(orders) if orders else None, 3)}; coverage lowest "
+            f"{fmt(min(orders) if orders else None, 3)} (order* "
+            f"{fmt(min(normalised) if normalised else None, 3)}); coverage lowest "
             f"{fmt(min(c[0] for c in covs), 3)}, inflation highest "
             f"{fmt(max(c[1] for c in covs))} ({len(covs)} files with a text layer); box "
             "medians R "

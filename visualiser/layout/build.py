@@ -253,5 +253,11 @@ def _continues(previous: RawLine, line: RawLine, line_gap: float) -> bool:
         return False  # "TITLE II" or "GENERAL PROVISIONS" over its first paragraph
     height = max(previous.bbox[3] - previous.bbox[1], 1.0)
     gap = line.bbox[1] - previous.bbox[3]
-    same_column = abs(line.bbox[0] - previous.bbox[0]) < 40 or line.bbox[0] > previous.bbox[0]
-    return -height < gap < min(line_gap + 0.3 * height, 0.6 * height) and same_column
+    # aligned on either edge (ragged right, or ragged left in right-to-left text) or
+    # indented under it
+    same_column = (abs(line.bbox[0] - previous.bbox[0]) < 40
+                   or abs(line.bbox[2] - previous.bbox[2]) < 40
+                   or line.bbox[0] > previous.bbox[0])
+    # loosely set text (a gap of most of a line) still holds paragraphs together; a
+    # whole blank line is a break whatever the document's usual spacing
+    return -height < gap < min(line_gap + 0.3 * height, height) and same_column
