@@ -61,7 +61,7 @@ class BuiltinEngine(LayoutEngine):
 
     @classmethod
     def version(cls) -> str:
-        return f"1 (PyMuPDF {pymupdf.VersionBind})"
+        return f"2 (PyMuPDF {pymupdf.VersionBind})"
 
     def read(self, data: bytes, options: LayoutOptions,
              progress: Progress | None = None) -> list[PageRead]:
