@@ -21,6 +21,8 @@ import numpy
 import pymupdf
 from werkzeug.serving import make_server
 
+from visualiser import analysis
+from visualiser.strategies import STRATEGIES
 from visualiser.web import create_app
 
 GOLDENS = Path(__file__).parent / "goldens"
@@ -38,6 +40,11 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 VIEWPORT = {"width": 1400, "height": 900}
+
+# The token_based banner on the Apex sample, whose one table-context chunk is chunk 4.
+_TOKEN_BASED = STRATEGIES["token_based"]
+APEX_TOKEN_BANNER = analysis.banner(_TOKEN_BASED, _TOKEN_BASED.settings(),
+                                    ["text", "text", "table", "text", "table_context"])["banner"]
 
 
 @dataclass

@@ -439,7 +439,9 @@ def test_legacy_knowledgebase_reads_as_token_based_and_stores_chunk_types(legacy
     assert doc["state"] == "ready"
     report = client.get(doc["links"]["chunks"]).get_json()
     assert report["chunking_strategy"] == "token_based"
-    assert report["strategy"]["banner"] == STRATEGIES["token_based"].banner
+    # The banner speaks of the stored chunks: chunk 4 is the one table-context chunk.
+    assert "1 table-context chunk — 4 — repeats its neighbours" in report["strategy"]["banner"]
+    assert {"chunk": 4} in report["strategy"]["banner_parts"]
     assert [c["chunk_type"] for c in report["chunks"]] == TOKEN_BASED_TYPES
     assert report["chunks"][4]["why"].startswith("Context chunk")
     stored = sql(legacy_app, "SELECT chunk_type FROM chunks ORDER BY idx")

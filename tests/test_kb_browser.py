@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest_web import live_server, open_tab
+from conftest_web import APEX_TOKEN_BANNER, live_server, open_tab
 
 from visualiser.resources import samples_dir
-from visualiser.strategies import STRATEGIES
 
 LEGACY = Path(__file__).parent / "fixtures" / "legacy.sqlite"
 LEGACY_KB, DAMAGED_KB = 1, 2
@@ -281,7 +280,7 @@ def test_legacy_knowledgebase_stored_chunks_banner_and_a_preview(tab, server):
 
     banner = tab.locator(BANNER)
     assert banner.is_visible()
-    assert banner.inner_text().strip() == STRATEGIES["token_based"].banner
+    assert banner.inner_text().strip() == APEX_TOKEN_BANNER
     badges = tab.locator(f"{ENTRIES} .badge").all_inner_texts()
     assert badges == ["text", "text", "table", "text", "table_context"]
     assert tab.locator('[data-testid="strategy-select"]').input_value() == ""

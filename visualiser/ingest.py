@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from visualiser import analysis
 from visualiser.errors import NotFound, VisualiserError
 from visualiser.mupdf import LOCK
 from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
@@ -119,9 +120,18 @@ def stored_report(store: Store, kb_id: int, doc_id: str) -> dict[str, Any]:
             cls = get_strategy(strategy)
         except VisualiserError:
             cls = None
+    about = None
+    if cls is not None:
+        try:
+            settings = cls.settings(report.get("parameters"))
+        except VisualiserError:  # chunks stored under other parameters than it knows
+            settings = cls.settings()
+        # The banner speaks of these stored chunks (which of them are context chunks).
+        about = {**cls.describe(), **analysis.banner(
+            cls, settings, [c["chunk_type"] for c in report["chunks"]])}
     report.update({
         "chunking_strategy": strategy,
-        "strategy": cls.describe() if cls else None,
+        "strategy": about,
         "knowledgebase": {"id": kb.id, "name": kb.name},
         "state": doc["state"], "progress": doc["progress"], "error": doc["error"],
         "preview": False,

@@ -91,9 +91,10 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
     """The chunks JSON (docs/chunks-json.md) for `doc` under `strategy`."""
     cls = get_strategy(strategy)
     settings = cls.settings(params)
+    chunks = cls().chunk(doc.source, settings)
     about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
-             "banner": cls.banner_for(settings)}
-    return _report(doc, cls().chunk(doc.source, settings), about, settings, cls.sizing)
+             **analysis.banner(cls, settings, [c.chunk_type for c in chunks])}
+    return _report(doc, chunks, about, settings, cls.sizing)
 
 
 def imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
@@ -108,7 +109,7 @@ def imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
                    "(under half of their words found): their text may come from elsewhere.")
     about = {"name": "imported", "label": f"Imported chunks ({file_name})",
              "explanation": "Chunks read from a file and aligned to this document by words.",
-             "banner": banner}
+             "banner": banner, "banner_parts": [{"text": banner}]}
     return _report(doc, chunks, about, {"file": file_name, "tokenizer": encoding})
 
 
@@ -125,7 +126,7 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
         words = doc.source.words_of(chunk.text)
         placed.append(analysis.Placed(index, chunk, count_tokens(chunk.text.text, encoding),
                                       words, regions_of(words, doc.layout)))
-    overlaps = analysis.find_overlaps(placed)
+    overlaps = analysis.find_overlaps(placed, doc.layout)
     containment = analysis.find_containment(placed)
     source_tokens = count_tokens(doc.source.text, encoding)
     return {

@@ -266,9 +266,19 @@ def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: in
     for overlap in report.get("overlaps", []):
         if overlap["page"] != page_number:
             continue
-        for xa, ya, xb, yb in hatch_segments(tuple(overlap["bbox"])):
-            shape.draw_line((xa, ya), (xb, yb))
-        shape.finish(color=(0.12, 0.12, 0.12), width=0.6, stroke_opacity=0.45)
+        # As in the browser: the shared text is hatched (red for a defect); boxes that
+        # cross without shared words get a thin dashed outline. Chunk sets stored before
+        # overlaps carried `rects` have none and are outlined.
+        ink = (0.12, 0.12, 0.12) if overlap.get("intended", True) else (0.75, 0.1, 0.1)
+        rects = overlap.get("rects") or []
+        if not rects:
+            shape.draw_rect(pymupdf.Rect(overlap["bbox"]))
+            shape.finish(color=ink, width=0.5, dashes="[2 3] 0", stroke_opacity=0.7)
+            continue
+        for rect in rects:
+            for xa, ya, xb, yb in hatch_segments(tuple(rect)):
+                shape.draw_line((xa, ya), (xb, yb))
+        shape.finish(color=ink, width=0.6, stroke_opacity=0.45)
     labels = place_labels(wanted, page.rect.width, page.rect.height)
     for label, rgb in zip(labels, colours, strict=True):
         _draw_label(shape, label.text, label.box, rgb)

@@ -3,6 +3,7 @@
 // The page (compare.js) owns what links the two sides: selection, hover, the URL.
 import { PageColumn } from "./columns.js";
 import { clear, fill, h } from "./dom.js";
+import { renderBanner } from "./banner.js";
 import { buildOverlay } from "./overlay.js";
 import { buildParamFields, markInvalid, readParamFields } from "./params.js";
 import { indexReport } from "./report-index.js";
@@ -46,11 +47,12 @@ export class SideView {
 
   #overlay(number) {
     if (!this.report || !this.measure) return null;
-    const { byPage, overlapsByPage, holds } = this.index;
+    const { byPage, overlapsByPage, holds, unexplained } = this.index;
     const page = this.column.info.get(number);
     const svg = buildOverlay(page, byPage.get(number) || [], overlapsByPage.get(number) || [], {
       colour: this.shared.colour,
       holds,
+      unexplained,
       measure: this.measure,
     });
     this.shared.paintSvg(this.name, svg);
@@ -119,10 +121,12 @@ export class SideView {
     this.report = report;
     this.index = indexReport(report);
     this.areas = chunkAreas(report);
-    // As in the viewer: the banner comes from the report; no strategy known, no banner.
-    const banner = report.chunking_strategy ? report.strategy?.banner : null;
-    this.els.banner.textContent = banner || "";
-    this.els.banner.hidden = !banner;
+    // As in the viewer: the banner comes from the report; its chunk numbers select
+    // chunks of this side (compare.js handles [data-select-side] links).
+    renderBanner(this.els.banner, report, (index) => ({
+      "data-select-side": this.name,
+      "data-select-index": index,
+    }));
     this.column.redraw();
   }
 

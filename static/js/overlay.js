@@ -72,7 +72,8 @@ function label(cls, index, colour, box, text, size) {
  * @param page     {number, width, height}
  * @param entries  [{chunk, region}] for this page, in chunk order
  * @param overlaps the report's overlaps on this page
- * @param ctx      {colour(index), holds: Map(container -> [contained]), measure}
+ * @param ctx      {colour(index), holds: Map(container -> [contained]),
+ *                  unexplained: Set(container) of unexplained containment, measure}
  */
 export function buildOverlay(page, entries, overlaps, ctx) {
   const svg = s("svg", {
@@ -94,12 +95,23 @@ export function buildOverlay(page, entries, overlaps, ctx) {
     );
   }
 
+  // Only the text two chunks share is hatched (the overlap's rects, from the server);
+  // enclosing boxes that cross where no word is shared get a thin outline, no hatch.
   const marks = s("g", { class: "overlaps" });
   for (const overlap of overlaps) {
-    const mark = rect(overlap.bbox, "overlap-mark");
+    const rects = overlap.rects || [];
+    const defect = overlap.intended === false ? " defect" : "";
+    const mark = rects.length
+      ? s("path", {
+          class: `overlap-mark${defect}`,
+          d: rects.map((r) => `M${r[0]},${r[1]}H${r[2]}V${r[3]}H${r[0]}Z`).join(""),
+          "vector-effect": "non-scaling-stroke",
+        })
+      : rect(overlap.bbox, `overlap-outline${defect}`);
     mark.dataset.overlap = `${overlap.a}-${overlap.b}-${overlap.page}`;
+    const where = rects.length ? "share text here" : "have crossing boxes here but share no text";
     mark.append(
-      s("title", {}, `Chunks ${overlap.a} and ${overlap.b} overlap here: ${reasonText(overlap.reason)}`),
+      s("title", {}, `Chunks ${overlap.a} and ${overlap.b} ${where}: ${reasonText(overlap.reason)}`),
     );
     marks.append(mark);
   }
@@ -131,7 +143,8 @@ export function buildOverlay(page, entries, overlaps, ctx) {
     const height = TAG_SIZE + 2 * PAD;
     const b = region.bbox;
     const top = b[1] >= height + 1 ? b[1] - height - 1 : b[1] + 1;
-    labels.append(label("tag", chunk.index, ctx.colour(chunk.index), [b[2] - width, top, b[2], top + height], text, TAG_SIZE));
+    const cls = ctx.unexplained?.has(chunk.index) ? "tag defect" : "tag";
+    labels.append(label(cls, chunk.index, ctx.colour(chunk.index), [b[2] - width, top, b[2], top + height], text, TAG_SIZE));
   }
 
   svg.append(boxes, marks, hits, labels);

@@ -2,8 +2,9 @@
 import { fill, h } from "./dom.js";
 import { firstWords, listNumbers, pageRange, plural, reasonText } from "./format.js";
 
-// Flags are data from the server; only those it marks as defects get the red style.
-const isDefect = (flag) => flag.intended === false || /unexplained/.test(flag.code);
+// Flags are data from the server ({code, message, intended, reason}); only those it
+// marks as not intended (an unexplained overlap or containment) get the defect style.
+export const isDefect = (flag) => flag.intended === false;
 
 // A flag naming hundreds of chunks stays one line in the list; the tooltip has it all.
 const shorten = (text, limit = 90) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
@@ -14,7 +15,16 @@ function flagList(flags) {
     "ul",
     { class: "flags" },
     flags.map((f) =>
-      h("li", { class: isDefect(f) ? "flag defect" : "flag", title: f.message, "data-flag": f.code }, shorten(f.message || f.code)),
+      h(
+        "li",
+        {
+          class: isDefect(f) ? "flag defect" : "flag",
+          title: f.message,
+          "data-flag": f.code,
+          "data-intended": String(f.intended !== false),
+        },
+        shorten(f.message || f.code),
+      ),
     ),
   );
 }
@@ -53,7 +63,7 @@ export function renderList(el, report, colour) {
       h(
         "li",
         {
-          class: "chunk",
+          class: (chunk.flags || []).some(isDefect) ? "chunk has-defect" : "chunk",
           tabindex: 0,
           "data-chunk-index": chunk.index,
           title: chunk.why,
@@ -107,7 +117,12 @@ export function renderAnalysis(els, report) {
           overlaps.map((o) =>
             h(
               "li",
-              { "data-overlap": `${o.a}-${o.b}-${o.page}`, tabindex: 0 },
+              {
+                "data-overlap": `${o.a}-${o.b}-${o.page}`,
+                "data-intended": String(o.intended !== false),
+                class: o.intended === false ? "defect" : null,
+                tabindex: 0,
+              },
               `Chunks ${o.a} and ${o.b} on page ${o.page}`,
               reasons([o]),
             ),
@@ -126,7 +141,12 @@ export function renderAnalysis(els, report) {
           [...groups].map(([container, pairs]) =>
             h(
               "li",
-              { "data-containment": container, tabindex: 0 },
+              {
+                "data-containment": container,
+                "data-intended": String(pairs.every((p) => p.intended !== false)),
+                class: pairs.some((p) => p.intended === false) ? "defect" : null,
+                tabindex: 0,
+              },
               `Chunk ${container} contains ${listNumbers(pairs.map((p) => p.contained))}`,
               reasons(pairs),
             ),

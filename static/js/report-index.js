@@ -14,9 +14,13 @@ export function indexReport(report) {
   const overlapsByPage = new Map();
   for (const overlap of report.overlaps) push(overlapsByPage, overlap.page, overlap);
   const holds = new Map(); // container -> [contained]
-  for (const pair of report.containment) push(holds, pair.container, pair.contained);
+  const unexplained = new Set(); // containers holding some chunk without a reason
+  for (const pair of report.containment) {
+    push(holds, pair.container, pair.contained);
+    if (pair.intended === false) unexplained.add(pair.container);
+  }
   for (const inner of holds.values()) inner.sort((a, b) => a - b);
-  return { byPage, overlapsByPage, holds };
+  return { byPage, overlapsByPage, holds, unexplained };
 }
 
 /** Every element (box, hit area, label, list entry) of chunk `index` under `root`. */

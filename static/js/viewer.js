@@ -7,6 +7,7 @@ import { PageColumn } from "./columns.js";
 import { buildOverlay, makeMeasurer } from "./overlay.js";
 import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panels.js";
 import { attachImport } from "./import-control.js";
+import { renderBanner } from "./banner.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
@@ -61,7 +62,7 @@ let measure = null;
 function overlayFor(number) {
   if (!state.report || !measure) return null;
   const svg = buildOverlay(pageInfo.get(number), state.index.byPage.get(number) || [],
-    state.index.overlapsByPage.get(number) || [], { colour, holds: state.index.holds, measure });
+    state.index.overlapsByPage.get(number) || [], { colour, holds: state.index.holds, unexplained: state.index.unexplained, measure });
   paintState(svg);
   return svg;
 }
@@ -210,11 +211,9 @@ function showReport(report, wanted) {
   clearReport();
   state.report = report;
   state.index = indexReport(report);
-  // The banner text comes from the strategy registry, through the JSON. No strategy
-  // known (unreadable metadata) means no banner rather than a guess.
-  const banner = report.chunking_strategy ? report.strategy?.banner : null;
-  els.banner.textContent = banner || "";
-  els.banner.hidden = !banner;
+  // The banner text comes from the strategy, through the JSON; its chunk numbers
+  // select their chunks.
+  renderBanner(els.banner, report, (index) => ({ onclick: () => select(index, { focus: true }) }));
   renderSummary(els.summary, report, stored ? (report.preview ? "preview" : "stored") : null);
   renderList(els.list, report, colour);
   renderAnalysis(els, report);
