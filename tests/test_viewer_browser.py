@@ -6,12 +6,20 @@ no reason it can give, and its last chunk repeats part of both."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import urllib.request
 from typing import Any
 
+import pymupdf
 import pytest
-from conftest_web import live_server, make_long_pdf, open_tab
+from conftest_web import (
+    assert_matches_golden,
+    live_server,
+    make_long_pdf,
+    make_long_table_pdf,
+    open_tab,
+)
 
 from visualiser.markdown import SourceMarkdown
 from visualiser.resources import samples_dir
@@ -19,6 +27,7 @@ from visualiser.strategies.base import STRATEGIES, Chunk, Strategy
 
 READY = '[data-testid="viewer"][data-report-state="ready"]'
 DOC = "one_page.pdf"
+DENSE = "long_table.pdf"  # a ruled table across 16 pages
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 
 
@@ -42,6 +51,7 @@ def server(tmp_path_factory):
     samples = tmp_path_factory.mktemp("samples")
     shutil.copy(samples_dir() / APEX, samples / APEX)
     make_long_pdf(samples / DOC, 1)
+    make_long_table_pdf(samples / DENSE, 16)
     scratch = tmp_path_factory.mktemp("app")
     config = {"SAMPLES_DIR": samples, "CACHE_DIR": scratch / "cache",
               "DATABASE": scratch / "kb.sqlite"}
@@ -155,3 +165,127 @@ def test_only_the_shared_text_is_hatched(tab, server):
             "p.slice(1).split(/[HV,]/).slice(0, 4).map(Number))")
         assert drawn == o["rects"]
         assert 0 < o["area"] < 0.8 * o["box_area"]
+
+
+# --- dense pages: focus mode, labels that never cover text ------------------------------
+
+
+def open_dense(tab, server, query: str = "") -> str:
+    doc_id = document_id(server, DENSE)
+    tab.goto(f"{server.url}/documents/{doc_id}?strategy=token_based&page=1{query}")
+    tab.wait_for_selector(READY, state="attached", timeout=60_000)
+    tab.locator('section.page[data-page="1"] svg.overlay .labels').wait_for(state="attached")
+    return doc_id
+
+
+def placed_marks(tab, page: int) -> list[dict]:
+    """Every label, group label and tag drawn on `page`, with its box in page points."""
+    return tab.evaluate(
+        """page => [...document.querySelectorAll(
+             `section.page[data-page="${page}"] svg.overlay .labels > g`)]
+           .map(g => { const r = g.querySelector(':scope > rect').getBBox();
+                       return {cls: g.getAttribute('class'),
+                               text: g.querySelector('text').textContent,
+                               box: [r.x, r.y, r.x + r.width, r.y + r.height]}; })""", page)
+
+
+def word_boxes(path, page: int) -> list[tuple[float, float, float, float]]:
+    with pymupdf.open(path) as document:
+        return [tuple(w[:4]) for w in document[page - 1].get_text("words")]
+
+
+def crosses(a, b, slack: float = 0.5) -> bool:
+    return (a[0] < b[2] - slack and b[0] < a[2] - slack
+            and a[1] < b[3] - slack and b[1] < a[3] - slack)
+
+
+def assert_nothing_overprinted(marks, words) -> None:
+    for n, mark in enumerate(marks):
+        for other in marks[n + 1:]:
+            assert not crosses(mark["box"], other["box"]), (mark, other)
+        for word in words:
+            assert not crosses(mark["box"], word), (mark, word)
+
+
+def test_dense_page_labels_cover_no_text_and_no_other_label(tab, server, tmp_path):
+    doc_id = open_dense(tab, server)
+    marks = placed_marks(tab, 1)
+    assert len(marks) >= 4
+    # Chunks that start on the title line share one label, written as ranges.
+    groups = [m for m in marks if m["cls"] == "group"]
+    assert groups and all(re.fullmatch(r"[0-9, –]+", g["text"]) and "–" in g["text"]
+                          for g in groups)
+    pdf = tmp_path / "dense.pdf"
+    make_long_table_pdf(pdf, 16)  # the same generator, so the same words
+    assert_nothing_overprinted(marks, word_boxes(pdf, 1))
+    # Hovering a group shows one chip per chunk, and a chip selects its chunk.
+    group = tab.locator('section.page[data-page="1"] svg .group').first
+    group.hover()
+    chips = group.locator(".members .label")
+    assert chips.count() >= 3 and chips.first.is_visible()
+    number = chips.nth(1).get_attribute("data-chunk-index")
+    chips.nth(1).click()
+    assert f"chunk={number}" in tab.url and doc_id
+
+
+def test_apex_labels_cover_no_text(tab, server, tmp_path):
+    apex = document_id(server, APEX)
+    for page in (1, 2, 3):
+        tab.goto(f"{server.url}/documents/{apex}?strategy=token_based&page={page}")
+        tab.wait_for_selector(READY, state="attached")
+        tab.locator(f'section.page[data-page="{page}"] svg.overlay .labels').wait_for(
+            state="attached")
+        marks = placed_marks(tab, page)
+        assert marks
+        assert_nothing_overprinted(marks, word_boxes(samples_dir() / APEX, page))
+
+
+def test_focus_mode_is_on_for_dense_pages_and_follows_the_url(tab, server):
+    open_dense(tab, server)
+    viewer = tab.locator('[data-testid="viewer"]')
+    assert "focus-mode" in viewer.get_attribute("class")
+    assert tab.locator('[data-testid="toggle-focus"]').is_checked()
+    # Selecting a context chunk: it is strong, the chunks it holds are its partners,
+    # a chunk it has nothing to do with is faint.
+    report = api_report(server, document_id(server, DENSE), "token_based")
+    context = next(c for c in report["chunks"] if c["chunk_type"] == "table_context")
+    held = [p["contained"] for p in report["containment"] if p["container"] == context["index"]]
+    unrelated = next(c["index"] for c in report["chunks"] if 1 in c["pages"]
+                     and c["index"] not in held and c["index"] != context["index"]
+                     and not any({o["a"], o["b"]} == {c["index"], context["index"]}
+                                 for o in report["overlaps"]))
+    tab.locator(f'[data-testid="chunk-list"] > li[data-chunk-index="{context["index"]}"]').click()
+    page1 = 'section.page[data-page="1"] svg.overlay'
+    for index in held:
+        if 1 in report["chunks"][index]["pages"]:
+            assert "partner" in tab.locator(
+                f'{page1} .box[data-chunk-index="{index}"]').get_attribute("class")
+    faint = tab.locator(f'{page1} .box[data-chunk-index="{unrelated}"]')
+    assert float(faint.evaluate("el => getComputedStyle(el).opacity")) < 0.2
+    # Toggles: hiding labels, hatching and tags, each in the URL and kept on reload.
+    for name in ("labels", "hatch", "tags"):
+        tab.locator(f'[data-testid="toggle-{name}"]').uncheck()
+        assert f"{name}=0" in tab.url
+    assert tab.locator(f"{page1} .labels .label").first.is_hidden()
+    assert tab.locator(f"{page1} .overlaps").is_hidden()
+    tab.locator('[data-testid="toggle-focus"]').uncheck()
+    assert "focus=0" in tab.url and "focus-mode" not in viewer.get_attribute("class")
+    tab.reload()
+    tab.wait_for_selector(READY, state="attached")
+    assert "focus-mode" not in viewer.get_attribute("class")
+    assert not tab.locator('[data-testid="toggle-labels"]').is_checked()
+    # A sparse page starts without focus mode.
+    tab.goto(f"{server.url}/documents/{document_id(server, APEX)}?strategy=token_based")
+    tab.wait_for_selector(READY, state="attached")
+    assert "focus-mode" not in tab.locator('[data-testid="viewer"]').get_attribute("class")
+
+
+def test_golden_dense_table_page_1(tab, server):
+    open_dense(tab, server)
+    tab.mouse.move(0, 0)
+    tab.evaluate("document.fonts.ready.then(() => true)")
+    tab.wait_for_function(
+        "[...document.querySelectorAll('section.page img')]"
+        ".every(img => img.complete && img.naturalWidth > 0)")
+    assert_matches_golden(tab.screenshot(animations="disabled", caret="hide"),
+                          "viewer-dense-table-p1.png")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from visualiser import analysis
+from visualiser import analysis, labels
 from visualiser.errors import NotFound, VisualiserError
 from visualiser.mupdf import LOCK
 from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
@@ -129,6 +129,8 @@ def stored_report(store: Store, kb_id: int, doc_id: str) -> dict[str, Any]:
         # The banner speaks of these stored chunks (which of them are context chunks).
         about = {**cls.describe(), **analysis.banner(
             cls, settings, [c["chunk_type"] for c in report["chunks"]])}
+    if "labels" not in report:  # stored before labels were placed on the server
+        report["labels"] = labels.place_all(report)
     report.update({
         "chunking_strategy": strategy,
         "strategy": about,

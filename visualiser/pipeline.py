@@ -14,7 +14,7 @@ from typing import Any
 
 import pymupdf
 
-from visualiser import analysis
+from visualiser import analysis, labels
 from visualiser.align import regions_of
 from visualiser.errors import BadPdf
 from visualiser.imported import align as align_imported
@@ -129,7 +129,7 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
     overlaps = analysis.find_overlaps(placed, doc.layout)
     containment = analysis.find_containment(placed)
     source_tokens = count_tokens(doc.source.text, encoding)
-    return {
+    report = {
         "document": {"id": doc.id, "name": doc.name, "page_count": len(doc.layout.pages)},
         "layout_engine": doc.layout.engine,
         "chunking_strategy": about["name"],
@@ -147,6 +147,9 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
                         + analysis.diagnostics(placed, source_tokens)),
         "warnings": list(doc.layout.warnings),
     }
+    # Where chunk numbers and tags go, placed once here for the viewer and the render.
+    report["labels"] = labels.place_all(report)
+    return report
 
 
 def _chunk_dict(c: analysis.Placed, flags: list[dict[str, str]]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ export class SideView {
     this.report = null;
     this.index = null; // indexReport(report)
     this.areas = null; // chunk index -> text area, for links.js
-    this.measure = null; // set once the font is loaded
+    this.fontReady = false; // set once the font is loaded
     this.request = null;
     this.retry = null;
     this.column = new PageColumn({
@@ -46,14 +46,12 @@ export class SideView {
   }
 
   #overlay(number) {
-    if (!this.report || !this.measure) return null;
-    const { byPage, overlapsByPage, holds, unexplained } = this.index;
+    if (!this.report || !this.fontReady) return null;
+    const { byPage, overlapsByPage, labelsByPage } = this.index;
     const page = this.column.info.get(number);
     const svg = buildOverlay(page, byPage.get(number) || [], overlapsByPage.get(number) || [], {
       colour: this.shared.colour,
-      holds,
-      unexplained,
-      measure: this.measure,
+      labels: labelsByPage.get(number) || [],
     });
     this.shared.paintSvg(this.name, svg);
     return svg;

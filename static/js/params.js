@@ -4,8 +4,9 @@
 // chunks".
 import { fill, h } from "./dom.js";
 import { IMPORT, importId, isImport, sourceQuery } from "./sources.js";
+import { readDisplay, TOGGLES, writeDisplay } from "./focus.js";
 
-const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk"]);
+const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "focus", ...TOGGLES]);
 
 export function intParam(query, name) {
   const value = Number.parseInt(query.get(name) ?? "", 10);
@@ -18,7 +19,10 @@ export function readUrl(defaultStrategy) {
   for (const [key, value] of query) if (!VIEW_KEYS.has(key)) params[key] = value;
   const imported = query.get("import");
   const strategy = imported ? IMPORT + imported : query.get("strategy") || defaultStrategy;
-  return { strategy, params, page: intParam(query, "page"), chunk: intParam(query, "chunk") };
+  return {
+    strategy, params, page: intParam(query, "page"), chunk: intParam(query, "chunk"),
+    display: readDisplay(query), // focus mode and overlay toggles (focus.js)
+  };
 }
 
 /** Replace (or, with `push`, add) the history entry when the query string changed. */
@@ -37,6 +41,7 @@ export function writeUrl(view, { push = false } = {}) {
   for (const [key, value] of Object.entries(view.params)) query.set(key, value);
   if (view.page) query.set("page", String(view.page));
   if (view.chunk !== null && view.chunk !== undefined) query.set("chunk", String(view.chunk));
+  if (view.display) writeDisplay(query, view.display);
   setQuery(query, { push });
 }
 

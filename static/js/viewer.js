@@ -4,10 +4,11 @@
 // shows a preview computed from the stored PDF, which changes nothing stored.
 import { clear, fill, h } from "./dom.js";
 import { PageColumn } from "./columns.js";
-import { buildOverlay, makeMeasurer } from "./overlay.js";
+import { buildOverlay } from "./overlay.js";
 import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panels.js";
 import { attachImport } from "./import-control.js";
 import { renderBanner } from "./banner.js";
+import { applyDisplay, isDense, partnersOf } from "./focus.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
@@ -38,6 +39,7 @@ const els = {
   processingText: $('[data-testid="processing-text"]'),
   importInput: $('[data-testid="import-input"]'),
   compareLink: $('[data-testid="compare-link"]'),
+  viewBar: $('[data-testid="view-bar"]'),
 };
 const stored = config.stored; // null for a bundled sample
 const pageInfo = new Map(config.document.pages.map((p) => [p.number, p]));
@@ -53,16 +55,18 @@ const state = {
   hovered: null,
   request: null, // AbortController of the report being fetched
   poll: null, // timer while a stored document is still being processed
+  partners: new Map(), // chunk -> why it relates to the selected chunk
+  dense: false, // some page has more boxes than focus.js DENSE_BOXES
 };
 const POLL_MS = 1000;
-let measure = null;
+let fontReady = false; // labels are drawn in the served font
 
 // --- pages: images and overlays, only for pages near the viewport --------------------
 
 function overlayFor(number) {
-  if (!state.report || !measure) return null;
+  if (!state.report || !fontReady) return null;
   const svg = buildOverlay(pageInfo.get(number), state.index.byPage.get(number) || [],
-    state.index.overlapsByPage.get(number) || [], { colour, holds: state.index.holds, unexplained: state.index.unexplained, measure });
+    state.index.overlapsByPage.get(number) || [], { colour, labels: state.index.labelsByPage.get(number) || [] });
   paintState(svg);
   return svg;
 }
@@ -101,6 +105,16 @@ const marked = (index) => markedIn(document, index);
 function paintState(root) {
   if (state.selected !== null) {
     for (const el of root.querySelectorAll(`[data-chunk-index="${state.selected}"]`)) el.classList.add("selected");
+    for (const mark of root.querySelectorAll("svg [data-overlap]")) {
+      const [a, b] = mark.dataset.overlap.split("-").map(Number);
+      if (a === state.selected || b === state.selected) mark.classList.add("partner");
+    }
+    for (const [index, why] of state.partners) {
+      for (const el of root.querySelectorAll(`[data-chunk-index="${index}"]`)) {
+        el.classList.add("partner");
+        if (el.matches("g.box")) el.dataset.partnerWhy = why;
+      }
+    }
   }
   if (state.hovered !== null) {
     for (const el of root.querySelectorAll(`[data-chunk-index="${state.hovered}"]`)) el.classList.add("hover");
@@ -124,11 +138,15 @@ function select(index, { scroll = true, focus = false } = {}) {
   if (!state.report) return;
   if (index !== null && (index < 0 || index >= state.report.chunks.length)) return;
   if (state.selected !== null) for (const el of marked(state.selected)) el.classList.remove("selected");
+  for (const el of document.querySelectorAll(".partner")) el.classList.remove("partner");
   state.selected = index;
+  // Focus mode draws the chunks related to the selection lightly, with their reason.
+  state.partners = index === null ? new Map() : partnersOf(state.report, index);
   els.viewer.classList.toggle("has-selection", index !== null);
   renderDetail(els.detail, state.report, index, colour);
   state.view.chunk = index;
   if (index !== null) {
+    paintState(document);
     for (const el of marked(index)) el.classList.add("selected");
     const entry = listEntry(index);
     entry?.scrollIntoView({ block: "nearest" });
@@ -190,6 +208,23 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// --- focus mode and overlay toggles (focus.js); all in the URL ------------------------
+
+function showDisplay() {
+  const focus = applyDisplay(els.viewer, state.view.display, state.dense);
+  for (const input of els.viewBar.querySelectorAll("[data-display]")) {
+    input.checked = input.dataset.display === "focus" ? focus : state.view.display[input.dataset.display];
+  }
+}
+
+els.viewBar.addEventListener("change", (event) => {
+  const name = event.target.dataset.display;
+  if (!name) return;
+  state.view.display[name] = event.target.checked;
+  showDisplay();
+  saveView();
+});
+
 // --- the report ----------------------------------------------------------------------
 
 function clearReport() {
@@ -217,6 +252,8 @@ function showReport(report, wanted) {
   renderSummary(els.summary, report, stored ? (report.preview ? "preview" : "stored") : null);
   renderList(els.list, report, colour);
   renderAnalysis(els, report);
+  state.dense = isDense(state.index);
+  showDisplay();
   column.redraw();
   const keep = wanted !== null && wanted < report.chunks.length ? wanted : null;
   select(keep, { scroll: false });
@@ -438,9 +475,9 @@ async function start() {
   }
   column.start();
   const report = loadReport({ wanted: initial.chunk });
-  // Labels are measured in the served font, so wait for it before drawing overlays.
+  // Labels are placed for the served font's metrics, so wait for it before drawing.
   await document.fonts.load('700 8px "Viewer Sans"');
-  measure = makeMeasurer();
+  fontReady = true;
   column.redraw();
   await report;
   // Without a page in the URL, a selected chunk decides where the view starts.
