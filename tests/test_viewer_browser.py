@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pymupdf
@@ -29,6 +31,7 @@ READY = '[data-testid="viewer"][data-report-state="ready"]'
 DOC = "one_page.pdf"
 DENSE = "long_table.pdf"  # a ruled table across 16 pages
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
+MEMO = "scanned_memo.pdf"
 
 
 class RepeatsForNoReason(Strategy):
@@ -50,6 +53,7 @@ def server(tmp_path_factory):
     STRATEGIES[RepeatsForNoReason.name] = RepeatsForNoReason
     samples = tmp_path_factory.mktemp("samples")
     shutil.copy(samples_dir() / APEX, samples / APEX)
+    shutil.copy(samples_dir() / MEMO, samples / MEMO)  # a scan: its page is OCR'd
     make_long_pdf(samples / DOC, 1)
     make_long_table_pdf(samples / DENSE, 16)
     scratch = tmp_path_factory.mktemp("app")
@@ -289,3 +293,97 @@ def test_golden_dense_table_page_1(tab, server):
         ".every(img => img.complete && img.naturalWidth > 0)")
     assert_matches_golden(tab.screenshot(animations="disabled", caret="hide"),
                           "viewer-dense-table-p1.png")
+
+
+# --- tools: search, filters, go to chunk, zoom, OCR marker, sizes --------------------------
+
+
+def test_search_filters_the_list_and_highlights_words_on_the_page(tab, server):
+    open_dense(tab, server)
+    total = tab.locator('[data-testid="chunk-list"] > li[data-chunk-index]').count()
+    tab.fill('[data-testid="search"]', "seasonal")
+    tab.wait_for_function("location.search.includes('q=seasonal')")
+    shown = tab.locator('[data-testid="chunk-list"] > li[data-chunk-index]:not(.filtered-out)')
+    report = api_report(server, document_id(server, DENSE), "token_based")
+    expected = [c["index"] for c in report["chunks"] if "seasonal" in c["text"].lower()]
+    assert 0 < len(expected) < total
+    assert [int(i) for i in shown.evaluate_all("els => els.map(e => e.dataset.chunkIndex)")] \
+        == expected
+    assert tab.locator('[data-testid="search-count"]').inner_text() == f"{len(expected)} of {total}"
+    hits = tab.locator('section.page[data-page="1"] svg .search-hit')
+    hits.first.wait_for(state="attached")
+    # One highlight per word "seasonal" (the intro says it too) on page 1.
+    with pymupdf.open(stream=make_table_bytes(), filetype="pdf") as document:
+        words = [w for w in document[0].get_text("words") if "seasonal" in w[4].lower()]
+    assert hits.count() == len(words)
+    # The URL keeps it: a reload shows the same.
+    tab.reload()
+    tab.wait_for_selector(READY, state="attached")
+    assert tab.locator('[data-testid="search"]').input_value() == "seasonal"
+    assert tab.locator('[data-testid="search-count"]').inner_text() == f"{len(expected)} of {total}"
+
+
+def make_table_bytes() -> bytes:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.pdf"
+        make_long_table_pdf(path, 16)
+        return path.read_bytes()
+
+
+def test_filters_by_type_and_flag_and_go_to_chunk(tab, server):
+    open_dense(tab, server, "&type=table_context")
+    shown = tab.locator('[data-testid="chunk-list"] > li[data-chunk-index]:not(.filtered-out)')
+    assert set(shown.locator(".badge").all_inner_texts()) == {"table_context"}
+    # Boxes of other chunks fade on the page.
+    other = tab.locator('section.page[data-page="1"] svg .box[data-chunk-index="0"]')
+    assert "filtered-out" in other.get_attribute("class")
+    tab.select_option('[data-testid="filter-type"]', "")
+    assert "type=" not in tab.url
+    tab.fill('[data-testid="goto-chunk"]', "5")
+    tab.press('[data-testid="goto-chunk"]', "Enter")
+    assert "chunk=5" in tab.url
+    assert tab.locator('[data-testid="chunk-detail"] h2').inner_text().startswith("Chunk 5")
+    # Flag filter: only the defects of the test strategy.
+    tab.goto(f"{server.url}/documents/{document_id(server, DOC)}?strategy=test_repeats"
+             "&flag=defect")
+    tab.wait_for_selector(READY, state="attached")
+    assert tab.locator('[data-testid="filter-flag"]').input_value() == "defect"
+    assert shown.count() == 3
+    tab.select_option('[data-testid="filter-flag"]', "none")
+    assert shown.count() == 0 and "flag=none" in tab.url
+
+
+def test_zoom_changes_the_page_width_and_is_in_the_url(tab, server):
+    open_dense(tab, server)
+    page = tab.locator('section.page[data-page="1"]')
+    default = page.bounding_box()["width"]
+    assert abs(default - 612 * 1.25) < 2
+    tab.select_option('[data-testid="zoom"]', "200")
+    assert "zoom=200" in tab.url
+    assert abs(page.bounding_box()["width"] - 612 * 2.5) < 2
+    tab.select_option('[data-testid="zoom"]', "50")
+    assert abs(page.bounding_box()["width"] - 612 * 0.625) < 2
+    tab.select_option('[data-testid="zoom"]', "fit")
+    column = tab.locator('[data-testid="pages"]').evaluate("el => el.clientWidth")
+    assert abs(page.bounding_box()["width"] - (column - 32)) < 2  # the column's padding
+    # Boxes follow the page: the overlay spans it at any zoom.
+    svg = tab.locator('section.page[data-page="1"] svg.overlay').bounding_box()
+    assert abs(svg["width"] - page.bounding_box()["width"]) < 1
+
+
+def test_ocr_pages_are_marked_and_sizes_are_summarised(tab, server):
+    tab.goto(f"{server.url}/documents/{document_id(server, MEMO)}?strategy=structure_aware")
+    tab.wait_for_selector(READY, state="attached", timeout=120_000)
+    report = api_report(server, document_id(server, MEMO), "structure_aware")
+    ocr = [p["number"] for p in report["pages"] if p["ocr"]]
+    assert ocr, "the scanned sample should have been OCR'd"
+    badges = tab.locator('[data-testid="ocr-badge"]')
+    assert badges.count() == len(ocr)
+    assert tab.locator(f'section.page[data-page="{ocr[0]}"] [data-testid="ocr-badge"]').count() == 1
+    # The summary's histogram counts every chunk once.
+    tab.locator('[data-testid="sizes"] summary').click()
+    bars = tab.locator('[data-testid="size-histogram"] rect')
+    assert sum(int(c) for c in bars.evaluate_all("els => els.map(e => e.dataset.count)")) \
+        == len(report["chunks"])
+    counts = tab.locator('[data-testid="type-counts"]').inner_text()
+    assert f"text {sum(c['chunk_type'] == 'text' for c in report['chunks'])}" in counts

@@ -15,16 +15,21 @@ export function isDense(index) {
 }
 
 /** The display settings in the URL's terms: focus null means "decide by density". */
+// The tools' keys (tools.js): search, filters and zoom; empty means "not set".
+export const TOOL_KEYS = ["q", "type", "flag", "zoom"];
+
 export function readDisplay(query) {
   const focus = query.get("focus");
   const display = { focus: focus === null ? null : focus === "1" };
   for (const name of TOGGLES) display[name] = query.get(name) !== "0";
+  for (const name of TOOL_KEYS) display[name] = query.get(name) || "";
   return display;
 }
 
 export function writeDisplay(query, display) {
   if (display.focus !== null && display.focus !== undefined) query.set("focus", display.focus ? "1" : "0");
   for (const name of TOGGLES) if (display[name] === false) query.set(name, "0");
+  for (const name of TOOL_KEYS) if (display[name]) query.set(name, display[name]);
 }
 
 /** Classes on the viewer element that the CSS turns into focus and hiding. */

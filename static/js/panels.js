@@ -1,5 +1,5 @@
 // The side panel: report summary, chunk list, analysis lists and the detail panel.
-import { fill, h } from "./dom.js";
+import { fill, h, s } from "./dom.js";
 import { firstWords, listNumbers, pageRange, plural, reasonText } from "./format.js";
 
 // Flags are data from the server ({code, message, intended, reason}); only those it
@@ -29,6 +29,51 @@ function flagList(flags) {
   );
 }
 
+const BINS = 12;
+
+/** Chunk sizes at a glance: an inline SVG histogram of tokens per chunk, with counts
+ * by chunk type. Each bar's title says its range and count. */
+export function sizeHistogram(report) {
+  const sizes = report.chunks.map((c) => c.tokens);
+  if (!sizes.length) return null;
+  const most = Math.max(...sizes);
+  const step = Math.max(1, Math.ceil((most + 1) / BINS));
+  const counts = new Array(BINS).fill(0);
+  for (const size of sizes) counts[Math.min(BINS - 1, Math.floor(size / step))] += 1;
+  const tallest = Math.max(...counts);
+  const width = 240;
+  const height = 48;
+  const bar = width / BINS;
+  const svg = s("svg", {
+    class: "size-histogram", "data-testid": "size-histogram", viewBox: `0 0 ${width} ${height + 12}`,
+    width, height: height + 12, role: "img",
+    "aria-label": `Chunk sizes: ${sizes.length} chunks from ${Math.min(...sizes)} to ${most} tokens`,
+  });
+  counts.forEach((count, n) => {
+    const h2 = tallest ? (count / tallest) * height : 0;
+    const rect = s("rect", {
+      x: n * bar + 1, y: height - h2, width: bar - 2, height: Math.max(h2, count ? 1 : 0),
+      "data-bin": n, "data-count": count,
+    });
+    rect.append(s("title", {}, `${n * step}–${(n + 1) * step - 1} tokens: ${plural(count, "chunk")}`));
+    svg.append(rect);
+  });
+  svg.append(
+    s("text", { x: 0, y: height + 10 }, "0"),
+    s("text", { x: width, y: height + 10, "text-anchor": "end" }, `${most} tokens`),
+  );
+  const types = new Map();
+  for (const c of report.chunks) types.set(c.chunk_type, (types.get(c.chunk_type) || 0) + 1);
+  return h(
+    "details",
+    { class: "sizes", "data-testid": "sizes" },
+    h("summary", {}, "Chunk sizes and types"),
+    svg,
+    h("p", { class: "type-counts", "data-testid": "type-counts" },
+      [...types].map(([type, count]) => `${type} ${count}`).join(" · ")),
+  );
+}
+
 /** `mode` is "stored" or "preview" for a knowledgebase document, null for a sample. */
 export function renderSummary(el, report, mode = null) {
   const { strategy } = report;
@@ -53,6 +98,7 @@ export function renderSummary(el, report, mode = null) {
         `${plural(report.diagnostics.length, "diagnostic")}` +
         (unexplained ? ` · ${unexplained} unexplained` : ""),
     ),
+    sizeHistogram(report),
   );
 }
 

@@ -9,6 +9,7 @@ import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panel
 import { attachImport } from "./import-control.js";
 import { renderBanner } from "./banner.js";
 import { applyDisplay, isDense, partnersOf } from "./focus.js";
+import { applyZoom, passing, searchMarks } from "./tools.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
@@ -40,6 +41,10 @@ const els = {
   importInput: $('[data-testid="import-input"]'),
   compareLink: $('[data-testid="compare-link"]'),
   viewBar: $('[data-testid="view-bar"]'),
+  search: $('[data-testid="search"]'),
+  searchCount: $('[data-testid="search-count"]'),
+  filterType: $('[data-testid="filter-type"]'),
+  gotoChunk: $('[data-testid="goto-chunk"]'),
 };
 const stored = config.stored; // null for a bundled sample
 const pageInfo = new Map(config.document.pages.map((p) => [p.number, p]));
@@ -57,6 +62,8 @@ const state = {
   poll: null, // timer while a stored document is still being processed
   partners: new Map(), // chunk -> why it relates to the selected chunk
   dense: false, // some page has more boxes than focus.js DENSE_BOXES
+  passing: null, // chunks that pass the search and filters (tools.js), null: all
+  words: new Map(), // page -> Promise of its words, for search highlights
 };
 const POLL_MS = 1000;
 let fontReady = false; // labels are drawn in the served font
@@ -68,7 +75,25 @@ function overlayFor(number) {
   const svg = buildOverlay(pageInfo.get(number), state.index.byPage.get(number) || [],
     state.index.overlapsByPage.get(number) || [], { colour, labels: state.index.labelsByPage.get(number) || [] });
   paintState(svg);
+  markSearch(svg, number);
   return svg;
+}
+
+/** Highlight the words of page `number` that hold a search term (sample documents:
+ * the server lists a page's words; a knowledgebase view filters chunks only). */
+function markSearch(svg, number) {
+  svg.querySelector(".search-hits")?.remove();
+  const query = state.view.display.q;
+  if (!query || !config.urls.page_words) return;
+  if (!state.words.has(number)) {
+    const url = config.urls.page_words.replace(/\/0\/words$/, `/${number}/words`);
+    state.words.set(number, fetch(url).then((r) => (r.ok ? r.json() : { words: [] })).then((b) => b.words));
+  }
+  state.words.get(number).then((words) => {
+    if (state.view.display.q !== query || !svg.isConnected) return;
+    svg.querySelector(".search-hits")?.remove();
+    svg.querySelector(".hits").before(searchMarks(words, query));
+  });
 }
 
 const column = new PageColumn({
@@ -103,6 +128,11 @@ els.pageInput.addEventListener("change", () => {
 const marked = (index) => markedIn(document, index);
 
 function paintState(root) {
+  if (state.passing) {
+    for (const el of root.querySelectorAll("[data-chunk-index]")) {
+      el.classList.toggle("filtered-out", !state.passing.has(Number(el.dataset.chunkIndex)));
+    }
+  }
   if (state.selected !== null) {
     for (const el of root.querySelectorAll(`[data-chunk-index="${state.selected}"]`)) el.classList.add("selected");
     for (const mark of root.querySelectorAll("svg [data-overlap]")) {
@@ -225,6 +255,65 @@ els.viewBar.addEventListener("change", (event) => {
   saveView();
 });
 
+// --- tools: search, filters, go to chunk, zoom (tools.js); in the URL ----------------
+
+function applyTools() {
+  const display = state.view.display;
+  applyZoom(els.pages, display.zoom);
+  if (!state.report) return;
+  state.passing = passing(state.report, display);
+  els.viewer.classList.toggle("filtered", state.passing !== null);
+  for (const el of document.querySelectorAll(".filtered-out")) el.classList.remove("filtered-out");
+  if (state.passing) paintState(document);
+  els.searchCount.textContent = state.passing
+    ? `${state.passing.size} of ${state.report.chunks.length}` : "";
+  for (const svg of els.pages.querySelectorAll("svg.overlay")) markSearch(svg, Number(svg.dataset.page));
+}
+
+function showTools() {
+  for (const el of els.viewBar.querySelectorAll("[data-tool]")) el.value = state.view.display[el.dataset.tool] || "";
+}
+
+let searchTimer = null;
+els.viewBar.addEventListener("input", (event) => {
+  const name = event.target.dataset.tool;
+  if (!name) return;
+  clearTimeout(searchTimer);
+  const apply = () => {
+    state.view.display[name] = event.target.value;
+    applyTools();
+    if (name === "zoom") column.rescale();
+    saveView();
+  };
+  if (name === "q") searchTimer = setTimeout(apply, 150);
+  else apply();
+});
+
+els.gotoChunk.addEventListener("change", () => {
+  const index = Number.parseInt(els.gotoChunk.value, 10);
+  if (Number.isFinite(index)) select(index, { focus: true });
+});
+
+/** The type filter offers the types this report has. */
+function fillTypes(report) {
+  const types = [...new Set(report.chunks.map((c) => c.chunk_type))].sort();
+  els.filterType.replaceChildren(
+    new Option("All types", ""), ...types.map((t) => new Option(t, t)));
+  els.filterType.value = types.includes(state.view.display.type) ? state.view.display.type : "";
+}
+
+/** A badge on each page whose words were read by OCR. */
+function markOcr(report) {
+  for (const badge of els.pages.querySelectorAll(".page-ocr")) badge.remove();
+  for (const page of report.pages || []) {
+    if (!page.ocr) continue;
+    const el = els.pages.querySelector(`section.page[data-page="${page.number}"]`);
+    el?.setAttribute("data-ocr", "");
+    el?.append(h("span", { class: "page-ocr", "data-testid": "ocr-badge",
+      title: "This page has no text layer: its words were read by OCR (Tesseract)" }, "OCR"));
+  }
+}
+
 // --- the report ----------------------------------------------------------------------
 
 function clearReport() {
@@ -254,6 +343,9 @@ function showReport(report, wanted) {
   renderAnalysis(els, report);
   state.dense = isDense(state.index);
   showDisplay();
+  fillTypes(report);
+  markOcr(report);
+  applyTools();
   column.redraw();
   const keep = wanted !== null && wanted < report.chunks.length ? wanted : null;
   select(keep, { scroll: false });
@@ -459,6 +551,7 @@ attachImport({
 window.addEventListener("popstate", () => {
   state.view = readUrl(config.strategy);
   buildForm();
+  showTools();
   if (state.view.page) column.scrollToPage(state.view.page);
   loadReport({ wanted: state.view.chunk });
 });
@@ -467,6 +560,8 @@ window.addEventListener("popstate", () => {
 
 async function start() {
   buildForm();
+  showTools();
+  applyZoom(els.pages, state.view.display.zoom);
   updateCompareLink();
   const initial = state.view;
   if (initial.page) {

@@ -85,6 +85,19 @@ def page_image(doc_id: str, number: int) -> Response:
     return png_response(path)
 
 
+@api.get("/documents/<doc_id>/pages/<int:number>/words")
+def page_words(doc_id: str, number: int) -> Response:
+    """The words of one page with their boxes (`[x0, top, x1, bottom, text]`, PDF points
+    as displayed): what the viewer highlights search matches on."""
+    library = state().library
+    entry = library.entry(doc_id)
+    if not 1 <= number <= entry.page_count:
+        raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
+    layout = library.processed(entry).layout
+    words = [[*(round(v, 2) for v in w.bbox), w.text] for w in layout.words if w.page == number]
+    return jsonify(page=number, words=words)
+
+
 def png_response(path: Path) -> Response:
     """A cached page image. Its bytes are read into the response rather than streamed
     from an open file: the browser drops image requests for pages scrolled past, and a
