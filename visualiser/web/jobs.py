@@ -37,6 +37,7 @@ class Processor:
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._pending: set[Future[None]] = set()
+        self._running: set[tuple[int, str]] = set()  # (kb, doc) a worker is on now
 
     def _start(self) -> None:
         # Started on first use: an app that never processes anything has no thread.
@@ -54,6 +55,8 @@ class Processor:
         while (job := self._queue.get()) is not _STOP:
             kb_id, doc_id, future = job
             if future.set_running_or_notify_cancel():
+                with self._lock:
+                    self._running.add((kb_id, doc_id))
                 try:
                     ingest.process(self.store, kb_id, doc_id, on_processed=self.library.remember)
                     future.set_result(None)
@@ -62,6 +65,7 @@ class Processor:
                     future.set_exception(error)
             with self._lock:
                 self._pending.discard(future)
+                self._running.discard((kb_id, doc_id))
 
     def submit(self, kb_id: int, doc_id: str) -> Future[None]:
         self._start()
@@ -70,6 +74,12 @@ class Processor:
             self._pending.add(future)
         self._queue.put((kb_id, doc_id, future))
         return future
+
+    def is_running(self, kb_id: int, doc_id: str) -> bool:
+        """Is a worker on this document now? A "processing" document that is not is
+        still waiting in the queue behind others."""
+        with self._lock:
+            return (kb_id, doc_id) in self._running
 
     def resume(self) -> int:
         """Queue the documents a previous run left half-processed (the server stopped

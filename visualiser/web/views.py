@@ -13,7 +13,7 @@ from visualiser.render import PALETTE
 from visualiser.store import Knowledgebase
 from visualiser.strategies import STRATEGIES
 from visualiser.web.sources import Source
-from visualiser.web.state import strategies
+from visualiser.web.state import state, strategies
 
 
 def default_choice_label() -> str:
@@ -60,8 +60,30 @@ def kb_label(strategy: str | None) -> str | None:
     return cls.label if cls else None
 
 
+# What the documents table says while a document is processed (knowledgebase.js too).
+PHASE_TEXT = {
+    "queued": "Queued · waiting for the uploads before it",
+    "reading": "Processing · {percent} %",
+    "chunking": "Processing · all pages read, chunking",
+}
+
+
+def processing_phase(kb_id: int, doc: dict[str, Any]) -> str:
+    """What a document is waiting for, in the words the page shows: "queued" (behind
+    other uploads), "reading" (its layout, with a progress), "chunking" (the layout is
+    read; chunks are being made and stored), else its state ("ready", "failed")."""
+    if doc["state"] != "processing":
+        return str(doc["state"])
+    if not state().processor.is_running(kb_id, doc["id"]):
+        return "queued"
+    return "chunking" if float(doc["progress"]) >= 1 else "reading"
+
+
 def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
     return {
+        "phase": processing_phase(kb_id, doc),
+        "phase_text": PHASE_TEXT.get(processing_phase(kb_id, doc), "").format(
+            percent=min(100, int(float(doc["progress"]) * 100))),
         "id": doc["id"],
         "name": doc["name"],
         "size": doc["size"],
