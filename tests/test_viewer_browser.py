@@ -387,3 +387,38 @@ def test_ocr_pages_are_marked_and_sizes_are_summarised(tab, server):
         == len(report["chunks"])
     counts = tab.locator('[data-testid="type-counts"]').inner_text()
     assert f"text {sum(c['chunk_type'] == 'text' for c in report['chunks'])}" in counts
+
+
+# --- smaller fixes -------------------------------------------------------------------------
+
+
+def test_detail_overlaps_name_chunks_and_the_error_reads_with_a_space(tab, server):
+    apex = document_id(server, APEX)
+    tab.goto(f"{server.url}/documents/{apex}?strategy=token_based&chunk=0")
+    tab.wait_for_selector(READY, state="attached")
+    assert tab.locator('[data-testid="detail-overlaps"]').inner_text() == "chunk 1 on p. 2"
+    tab.goto(f"{server.url}/documents/{apex}?strategy=token_based"
+             "&chunk_overlap_token_size=5000")
+    tab.wait_for_selector('[data-testid="viewer"][data-report-state="error"]', state="attached")
+    error = tab.locator('[data-testid="error"]').inner_text()
+    assert error.startswith("Bad parameter: chunk_overlap_token_size: ")
+
+
+def test_the_chunk_list_keeps_room_with_a_chunk_selected(chromium, server):
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        tab = context.new_page()
+        doc_id = document_id(server, DENSE)
+        tab.goto(f"{server.url}/documents/{doc_id}?strategy=token_based&chunk=8")
+        tab.wait_for_selector(READY, state="attached", timeout=60_000)
+        listed = tab.locator('[data-testid="chunk-list"]').bounding_box()
+        side = tab.locator("aside.side").bounding_box()
+        assert listed["height"] >= 0.4 * side["height"] - 1
+        visible = tab.evaluate("""() => {
+            const list = document.querySelector('[data-testid="chunk-list"]');
+            const box = list.getBoundingClientRect();
+            return [...list.children].filter(li => { const r = li.getBoundingClientRect();
+                return r.bottom > box.top + 8 && r.top < box.bottom - 8; }).length; }""")
+        assert visible >= 3
+    finally:
+        context.close()

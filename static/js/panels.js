@@ -254,7 +254,9 @@ export function renderDetail(el, report, index, colour) {
       holds.length ? [h("dt", {}, "Contains"), h("dd", {}, `chunks ${listNumbers(holds)}`)] : null,
       heldBy.length ? [h("dt", {}, "Inside"), h("dd", {}, `chunks ${listNumbers(heldBy)}`)] : null,
       overlaps.length
-        ? [h("dt", {}, "Overlaps"), h("dd", {}, overlaps.map((o) => `${o.a === index ? o.b : o.a} on p. ${o.page}`).join(", "))]
+        // Chunk numbers, said as such ("Overlaps: 0 on p. 1" read as a count).
+        ? [h("dt", {}, "Overlaps"), h("dd", { "data-testid": "detail-overlaps" },
+            overlaps.map((o) => `chunk ${o.a === index ? o.b : o.a} on p. ${o.page}`).join(", "))]
         : null,
     ),
     flagList(chunk.flags),

@@ -302,6 +302,19 @@ function fillTypes(report) {
   els.filterType.value = types.includes(state.view.display.type) ? state.view.display.type : "";
 }
 
+const EXPORTS = { json: "JSON", jsonl: "JSONL", langchain: "LangChain", llamaindex: "LlamaIndex" };
+
+/** Download links for the chunks on show, in the shapes other tools read (export.py). */
+function exportLinks() {
+  const query = apiQuery(state.view);
+  return h("p", { class: "export", "data-testid": "export" }, "Export: ",
+    Object.entries(EXPORTS).map(([format, name], n) => [
+      n ? " · " : null,
+      h("a", { href: `${config.urls.export}?${query ? `${query}&` : ""}format=${format}`,
+        download: "", "data-export": format }, name),
+    ]));
+}
+
 /** A badge on each page whose words were read by OCR. */
 function markOcr(report) {
   for (const badge of els.pages.querySelectorAll(".page-ocr")) badge.remove();
@@ -339,6 +352,7 @@ function showReport(report, wanted) {
   // select their chunks.
   renderBanner(els.banner, report, (index) => ({ onclick: () => select(index, { focus: true }) }));
   renderSummary(els.summary, report, stored ? (report.preview ? "preview" : "stored") : null);
+  if (config.urls.export) els.summary.append(exportLinks());
   renderList(els.list, report, colour);
   renderAnalysis(els, report);
   state.dense = isDense(state.index);
@@ -356,7 +370,7 @@ function showError(body, status) {
   const message = body?.message || "The server did not say why.";
   clear(els.error).append(
     Object.assign(document.createElement("strong"), { textContent: `${title}:` }),
-    document.createTextNode(message),
+    document.createTextNode(` ${message}`),
   );
   els.error.hidden = false;
   markInvalid(els.fields, body?.parameter ?? null, message);

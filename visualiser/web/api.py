@@ -3,11 +3,13 @@ images. Knowledgebases have their own (`kb_api`)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from visualiser.errors import NotFound
+from visualiser import export
+from visualiser.errors import BadParameter, NotFound
 from visualiser.render import parse_scale
 from visualiser.web import sources
 from visualiser.web.state import state, strategies
@@ -59,6 +61,26 @@ def chunks(doc_id: str) -> Response:
     entry = state().library.entry(doc_id)
     report = sources.report(entry, sources.from_args(request.args))
     return Response(report.json_bytes(), mimetype="application/json")
+
+
+@api.get("/documents/<doc_id>/chunks/export")
+def export_chunks(doc_id: str) -> Response:
+    """The chunks of a view (`?strategy=…` or `?import=…`) as a file: `?format=` json,
+    jsonl, langchain or llamaindex (visualiser/export.py)."""
+    entry = state().library.entry(doc_id)
+    args = request.args.to_dict()
+    fmt = args.pop("format", "json")
+    if fmt not in export.FORMATS:
+        raise BadParameter("format", f"expected one of {', '.join(export.FORMATS)}, got {fmt!r}")
+    report = json.loads(sources.report(entry, sources.from_args(args)).json_bytes())
+    return export_response(report, fmt)
+
+
+def export_response(report: dict, fmt: str) -> Response:
+    response = Response(export.export(report, fmt), mimetype=export.MEDIA_TYPES[fmt])
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{export.file_name(report, fmt)}"')
+    return response
 
 
 @api.post("/documents/<doc_id>/imports")
