@@ -422,3 +422,23 @@ def test_the_chunk_list_keeps_room_with_a_chunk_selected(chromium, server):
         assert visible >= 3
     finally:
         context.close()
+
+
+def test_export_links_download_the_chunks_on_show(tab, server):
+    apex = document_id(server, APEX)
+    tab.goto(f"{server.url}/documents/{apex}?strategy=structure_aware&max_token_size=600")
+    tab.wait_for_selector(READY, state="attached")
+    shown = tab.locator('[data-testid="chunk-list"] > li[data-chunk-index]').count()
+    for fmt in ("json", "jsonl", "langchain", "llamaindex"):
+        with tab.expect_download() as info:
+            tab.locator(f'[data-testid="export"] [data-export="{fmt}"]').click()
+        download = info.value
+        data = Path(download.path()).read_bytes()
+        if fmt == "jsonl":
+            items = [json.loads(line) for line in data.decode().splitlines()]
+        else:
+            body = json.loads(data)
+            items = body["chunks"] if fmt == "json" else body
+        # The parameters of the view travel with it: the same chunks as the list.
+        assert len(items) == shown, fmt
+        assert download.suggested_filename.startswith("05_Apex_Logistics_Services_Agreement")
