@@ -442,3 +442,20 @@ def test_export_links_download_the_chunks_on_show(tab, server):
         # The parameters of the view travel with it: the same chunks as the list.
         assert len(items) == shown, fmt
         assert download.suggested_filename.startswith("05_Apex_Logistics_Services_Agreement")
+
+
+def test_minimap_shows_every_page_and_its_boxes_and_a_click_goes_there(tab, server):
+    open_dense(tab, server)
+    report = api_report(server, document_id(server, DENSE), "token_based")
+    minimap = tab.locator('[data-testid="minimap"]')
+    assert minimap.locator("[data-mini-page]").count() == 16
+    regions = sum(len(c["regions"]) for c in report["chunks"])
+    assert minimap.locator(".mini-boxes rect").count() == regions
+    box = minimap.bounding_box()
+    tab.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.97)
+    tab.wait_for_function(
+        "Number(document.querySelector('[data-testid=page-input]').value) >= 15")
+    assert re.search(r"[?&]page=1[56](&|$)", tab.url)
+    view = minimap.locator(".in-view")
+    assert float(view.get_attribute("y")) > 0.8 * float(
+        minimap.locator("svg").get_attribute("viewBox").split()[3])

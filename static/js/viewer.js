@@ -10,6 +10,7 @@ import { attachImport } from "./import-control.js";
 import { renderBanner } from "./banner.js";
 import { applyDisplay, isDense, partnersOf } from "./focus.js";
 import { applyZoom, passing, searchMarks } from "./tools.js";
+import { Minimap } from "./minimap.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
@@ -103,12 +104,21 @@ const column = new PageColumn({
   overlay: overlayFor,
 });
 
+const minimap = new Minimap($('[data-testid="minimap"]'), config.document.pages,
+  (page, y) => column.scrollToBox(page, [0, y, 0, y]));
+
+function showInView() {
+  const el = els.pages;
+  minimap.show(el.scrollTop / el.scrollHeight, (el.scrollTop + el.clientHeight) / el.scrollHeight);
+}
+
 let scrollPending = false;
 els.pages.addEventListener("scroll", () => {
   if (scrollPending) return;
   scrollPending = true;
   requestAnimationFrame(() => {
     scrollPending = false;
+    showInView();
     const page = column.currentPage();
     if (page !== state.view.page) {
       state.view.page = page;
@@ -359,6 +369,8 @@ function showReport(report, wanted) {
   showDisplay();
   fillTypes(report);
   markOcr(report);
+  minimap.draw(report, colour);
+  showInView();
   applyTools();
   column.redraw();
   const keep = wanted !== null && wanted < report.chunks.length ? wanted : null;
