@@ -459,3 +459,28 @@ def test_minimap_shows_every_page_and_its_boxes_and_a_click_goes_there(tab, serv
     view = minimap.locator(".in-view")
     assert float(view.get_attribute("y")) > 0.8 * float(
         minimap.locator("svg").get_attribute("viewBox").split()[3])
+
+
+def test_text_layer_lets_the_page_text_be_selected_and_copied(tab, server):
+    open_dense(tab, server)
+    tab.locator('[data-testid="toggle-text"]').check()
+    assert "text=1" in tab.url
+    layer = tab.locator('section.page[data-page="1"] svg.text-layer')
+    layer.wait_for()
+    # Select the first line (the title) with the mouse, as a person would.
+    title = layer.locator("text").first
+    box = title.bounding_box()
+    tab.mouse.move(box["x"] + 1, box["y"] + box["height"] / 2)
+    tab.mouse.down()
+    tab.mouse.move(box["x"] + box["width"] - 1, box["y"] + box["height"] / 2, steps=5)
+    tab.mouse.up()
+    selected = tab.evaluate("String(window.getSelection())")
+    assert "Quarterly freight charges by route" in " ".join(selected.split())
+    # The words sit where the page shows them: the layer's title spans the title's box.
+    with pymupdf.open(stream=make_table_bytes(), filetype="pdf") as document:
+        first = document[0].get_text("words")[0]
+    page_box = tab.locator('section.page[data-page="1"]').bounding_box()
+    scale = page_box["width"] / 612
+    assert abs(box["x"] - (page_box["x"] + first[0] * scale)) < 3
+    # Clicking a box in text mode selects no chunk (the mouse is the text's).
+    assert "chunk=" not in tab.url

@@ -7,6 +7,8 @@ import { reasonText } from "./format.js";
 export const DENSE_BOXES = 8;
 
 export const TOGGLES = ["labels", "hatch", "tags"];
+// Off unless the URL says text=1: the selectable text layer (text-layer.js).
+export const MODES = ["text"];
 
 export function isDense(index) {
   let most = 0;
@@ -23,6 +25,7 @@ export function readDisplay(query) {
   const display = { focus: focus === null ? null : focus === "1" };
   for (const name of TOGGLES) display[name] = query.get(name) !== "0";
   for (const name of TOOL_KEYS) display[name] = query.get(name) || "";
+  for (const name of MODES) display[name] = query.get(name) === "1";
   return display;
 }
 
@@ -30,6 +33,7 @@ export function writeDisplay(query, display) {
   if (display.focus !== null && display.focus !== undefined) query.set("focus", display.focus ? "1" : "0");
   for (const name of TOGGLES) if (display[name] === false) query.set(name, "0");
   for (const name of TOOL_KEYS) if (display[name]) query.set(name, display[name]);
+  for (const name of MODES) if (display[name]) query.set(name, "1");
 }
 
 /** Classes on the viewer element that the CSS turns into focus and hiding. */

@@ -4,9 +4,9 @@
 // chunks".
 import { fill, h } from "./dom.js";
 import { IMPORT, importId, isImport, sourceQuery } from "./sources.js";
-import { readDisplay, TOGGLES, TOOL_KEYS, writeDisplay } from "./focus.js";
+import { MODES, readDisplay, TOGGLES, TOOL_KEYS, writeDisplay } from "./focus.js";
 
-const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "focus", ...TOGGLES, ...TOOL_KEYS]);
+const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "focus", ...TOGGLES, ...TOOL_KEYS, ...MODES]);
 
 export function intParam(query, name) {
   const value = Number.parseInt(query.get(name) ?? "", 10);

@@ -11,6 +11,7 @@ import { renderBanner } from "./banner.js";
 import { applyDisplay, isDense, partnersOf } from "./focus.js";
 import { applyZoom, passing, searchMarks } from "./tools.js";
 import { Minimap } from "./minimap.js";
+import { buildTextLayer } from "./text-layer.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
@@ -77,20 +78,36 @@ function overlayFor(number) {
     state.index.overlapsByPage.get(number) || [], { colour, labels: state.index.labelsByPage.get(number) || [] });
   paintState(svg);
   markSearch(svg, number);
+  queueMicrotask(() => addTextLayer(svg, number)); // once the svg is on its page
   return svg;
 }
 
 /** Highlight the words of page `number` that hold a search term (sample documents:
  * the server lists a page's words; a knowledgebase view filters chunks only). */
-function markSearch(svg, number) {
-  svg.querySelector(".search-hits")?.remove();
-  const query = state.view.display.q;
-  if (!query || !config.urls.page_words) return;
+function pageWords(number) {
   if (!state.words.has(number)) {
     const url = config.urls.page_words.replace(/\/0\/words$/, `/${number}/words`);
     state.words.set(number, fetch(url).then((r) => (r.ok ? r.json() : { words: [] })).then((b) => b.words));
   }
-  state.words.get(number).then((words) => {
+  return state.words.get(number);
+}
+
+/** In "Select text" mode, the page's words as selectable text over the image. */
+function addTextLayer(svg, number) {
+  if (!state.view.display.text || !config.urls.page_words) return;
+  const section = svg.closest("section.page");
+  if (!section || section.querySelector("svg.text-layer")) return;
+  pageWords(number).then((words) => {
+    if (!section.isConnected || section.querySelector("svg.text-layer")) return;
+    section.append(buildTextLayer(pageInfo.get(number), words));
+  });
+}
+
+function markSearch(svg, number) {
+  svg.querySelector(".search-hits")?.remove();
+  const query = state.view.display.q;
+  if (!query || !config.urls.page_words) return;
+  pageWords(number).then((words) => {
     if (state.view.display.q !== query || !svg.isConnected) return;
     svg.querySelector(".search-hits")?.remove();
     svg.querySelector(".hits").before(searchMarks(words, query));
@@ -252,6 +269,10 @@ document.addEventListener("keydown", (event) => {
 
 function showDisplay() {
   const focus = applyDisplay(els.viewer, state.view.display, state.dense);
+  els.viewer.classList.toggle("text-mode", Boolean(state.view.display.text));
+  if (state.view.display.text) {
+    for (const svg of els.pages.querySelectorAll("svg.overlay")) addTextLayer(svg, Number(svg.dataset.page));
+  }
   for (const input of els.viewBar.querySelectorAll("[data-display]")) {
     input.checked = input.dataset.display === "focus" ? focus : state.view.display[input.dataset.display];
   }
