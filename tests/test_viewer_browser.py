@@ -264,6 +264,10 @@ def test_focus_mode_is_on_for_dense_pages_and_follows_the_url(tab, server):
         if 1 in report["chunks"][index]["pages"]:
             assert "partner" in tab.locator(
                 f'{page1} .box[data-chunk-index="{index}"]').get_attribute("class")
+    # The detail panel lists those partners with their reason.
+    related = tab.locator('[data-testid="related"] li')
+    assert related.count() >= len(held)
+    assert "table-context chunk" in related.first.inner_text()
     faint = tab.locator(f'{page1} .box[data-chunk-index="{unrelated}"]')
     assert float(faint.evaluate("el => getComputedStyle(el).opacity")) < 0.2
     # Toggles: hiding labels, hatching and tags, each in the URL and kept on reload.

@@ -1,6 +1,7 @@
 // The side panel: report summary, chunk list, analysis lists and the detail panel.
 import { fill, h, s } from "./dom.js";
 import { firstWords, listNumbers, pageRange, plural, reasonText } from "./format.js";
+import { partnersOf } from "./focus.js";
 
 // Flags are data from the server ({code, message, intended, reason}); only those it
 // marks as not intended (an unexplained overlap or containment) get the defect style.
@@ -224,6 +225,18 @@ export function renderAnalysis(els, report) {
   );
 }
 
+/** The chunks focus mode draws lightly beside the selection, each with its reason. */
+function relatedList(report, index) {
+  const partners = partnersOf(report, index);
+  if (!partners.size) return null;
+  return h(
+    "ul",
+    { class: "related", "data-testid": "related" },
+    [...partners].sort((a, b) => a[0] - b[0]).map(([other, why]) =>
+      h("li", { "data-chunk-index": other, tabindex: 0 }, h("strong", {}, `Chunk ${other}`), ` — ${why}`)),
+  );
+}
+
 export function renderDetail(el, report, index, colour) {
   if (index === null) {
     fill(el,
@@ -260,6 +273,7 @@ export function renderDetail(el, report, index, colour) {
         : null,
     ),
     flagList(chunk.flags),
+    relatedList(report, index),
     h("pre", { class: "text", "data-testid": "chunk-text" }, chunk.text),
   );
 }
