@@ -87,3 +87,28 @@ def test_api_export_is_a_download(tmp_path):
         assert bad.status_code == 400 and "format" in bad.get_json()["message"]
     finally:
         app.extensions["visualiser"].close()
+
+
+def test_a_knowledgebase_documents_stored_chunks_export_and_words(tmp_path, processed):
+    from test_kb_api import APEX_BYTES, APEX_ID, create_kb, make_app, upload, wait_until_processed
+
+    app = make_app(tmp_path)
+    try:
+        client = app.test_client()
+        kb = create_kb(client)
+        assert upload(client, kb["id"], APEX_BYTES, APEX).status_code == 202
+        wait_until_processed(client, kb["id"])
+        base = f"/api/knowledgebases/{kb['id']}/documents/{APEX_ID}"
+        stored = client.get(f"{base}/chunks").get_json()
+        response = client.get(f"{base}/chunks/export?format=langchain")
+        assert response.status_code == 200 and "attachment" in response.headers[
+            "Content-Disposition"]
+        back = imported_report(processed(APEX), response.data, "stored.json")
+        assert [c["regions"] for c in back["chunks"]] == [c["regions"] for c in stored["chunks"]]
+        words = client.get(f"{base}/pages/1/words").get_json()["words"]
+        assert words and all(len(w) == 5 for w in words)
+        page = client.get(f"/knowledgebases/{kb['id']}/documents/{APEX_ID}").get_data(
+            as_text=True)
+        assert f"{base}/chunks/export" in page and f"{base}/pages/0/words" in page
+    finally:
+        app.extensions["visualiser"].close()
