@@ -23,6 +23,7 @@ from visualiser.errors import BadParameter, NotFound
 from visualiser.geometry import BBox
 from visualiser.labels import LABEL_FONT_SIZE, PAD, TAG_FONT_SIZE, place_page
 from visualiser.mupdf import LOCK
+from visualiser.resources import static_dir
 
 # One colour per chunk, chosen by `index % len(PALETTE)`. The browser gets this list
 # from the server, so the static PNG and the viewer always agree.
@@ -189,6 +190,9 @@ def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: in
                 shape.finish(color=None, fill=rgb, fill_opacity=FILL_OPACITY, width=0)
             shape.draw_rect(pymupdf.Rect(region["bbox"]))
             shape.finish(color=rgb, fill=None, width=1.2)
+    # Many pairs can share one line (every split part repeats the header row): each
+    # rectangle is hatched once, or stacked hatches would hide the text under them.
+    hatched: set[tuple[tuple[float, ...], tuple[float, float, float]]] = set()
     for overlap in report.get("overlaps", []):
         if overlap["page"] != page_number:
             continue
@@ -201,7 +205,11 @@ def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: in
             shape.draw_rect(pymupdf.Rect(overlap["bbox"]))
             shape.finish(color=ink, width=0.5, dashes="[2 3] 0", stroke_opacity=0.7)
             continue
-        for rect in rects:
+        fresh = [r for r in rects if (tuple(r), ink) not in hatched]
+        if not fresh:
+            continue
+        for rect in fresh:
+            hatched.add((tuple(rect), ink))
             for xa, ya, xb, yb in hatch_segments(tuple(rect)):
                 shape.draw_line((xa, ya), (xb, yb))
         shape.finish(color=ink, width=0.6, stroke_opacity=0.45)
@@ -217,6 +225,9 @@ def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: in
             _draw_label(shape, mark["text"], tuple(mark["box"]),
                         (0.25, 0.28, 0.32) if mark["kind"] == "group" else rgb)
     shape.commit()
+
+
+LABEL_FONT = static_dir() / "fonts" / "LiberationSans-Bold.ttf"
 
 
 def _draw_label(
@@ -236,7 +247,10 @@ def _draw_label(
     size = TAG_FONT_SIZE if tag else LABEL_FONT_SIZE
     baseline = (box[0] + PAD, box[3] - PAD - 0.15 * size)
     ink = (0.11, 0.14, 0.17) if tag else (1, 1, 1)
-    shape.insert_text(baseline, text, fontname="hebo", fontsize=size, color=ink)
+    # The viewer's own font (Liberation Sans Bold, Helvetica-Bold's metrics, which
+    # labels.py measures with): the base-14 font cannot write the en dash of "15–27".
+    shape.insert_text(baseline, text, fontname="ViewerSansBold", fontfile=str(LABEL_FONT),
+                      fontsize=size, color=ink)
 
 
 def render_overlay_png(
