@@ -300,9 +300,9 @@ def test_layout_is_extracted_once_per_document(fresh_app, monkeypatch):
     calls = []
     real = pipeline.process_pdf
 
-    def counting(data: bytes, name: str):
+    def counting(data: bytes, name: str, **options):
         calls.append(name)
-        return real(data, name)
+        return real(data, name, **options)
 
     monkeypatch.setattr(pipeline, "process_pdf", counting)
     client = fresh_app.test_client()
@@ -322,10 +322,10 @@ def test_concurrent_requests_share_one_extraction(fresh_app, monkeypatch):
     real = pipeline.process_pdf
     gate = threading.Event()
 
-    def slow(data: bytes, name: str):
+    def slow(data: bytes, name: str, **options):
         calls.append(name)
         gate.wait(5)
-        return real(data, name)
+        return real(data, name, **options)
 
     monkeypatch.setattr(pipeline, "process_pdf", slow)
     library = fresh_app.extensions["visualiser"].library
@@ -346,7 +346,7 @@ def test_concurrent_requests_share_one_extraction(fresh_app, monkeypatch):
 
 
 def test_bad_parameters_are_rejected_before_any_extraction(fresh_app, monkeypatch):
-    def fail(data: bytes, name: str):
+    def fail(data: bytes, name: str, **options):
         raise AssertionError("process_pdf should not run for a bad parameter")
 
     monkeypatch.setattr(pipeline, "process_pdf", fail)

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from visualiser import budget
 from visualiser.align import Region, regions_of, shared_ground
 from visualiser.geometry import BBox, area, intersection
 from visualiser.layout.model import Layout
@@ -24,6 +25,8 @@ OVERLAP_METHOD = "bbox_adjacent"
 TINY_TAIL_TOKENS = 20
 HIGH_OVERLAP_SHARE = 0.30
 _SENTENCE_END = re.compile(r"""[.!?:;)\]"'”’|*`]\s*$""")
+
+ML_ENGINE = "pymupdf-layout"  # its headings come from a model, not from font sizes
 
 
 @dataclass(slots=True)
@@ -104,18 +107,86 @@ def find_overlaps(chunks: list[Placed], layout: Layout) -> list[Overlap]:
     return found
 
 
+SHINGLE = 3  # words per key of the candidate index
+FEW_CHUNKS = 64  # below this, comparing every pair is cheaper than building the index
+
+
 def find_containment(chunks: list[Placed]) -> list[Containment]:
-    by_length = sorted(chunks, key=lambda c: len(c.norm))
+    """Every pair where one chunk's normalised text lies inside a longer one's.
+
+    Near-linear rather than every pair by substring: a text of several words holds its
+    inner words (all but the first and last, which may be cut) whole and in order, so
+    only chunks holding its rarest run of three inner words are candidates (windows
+    with an overlap of at most half their size share such a run with a handful of
+    chunks). Texts of fewer inner words fall back to the rarest inner word, or to every
+    longer chunk; the chunk limits keep those few. Identical texts are compared as the
+    quadratic version did: a pair only when the later one in `chunks` has the smaller
+    index.
+    """
+    order = {id(c): n for n, c in enumerate(sorted(chunks, key=lambda c: len(c.norm)))}
+    words = [c.norm.split(" ") for c in chunks]
+    index = _CandidateIndex(words) if _worth_indexing(words) else None
+    everyone = range(len(chunks))
     found = []
-    for n, small in enumerate(by_length):
+    for n, small in enumerate(chunks):
+        if n % 256 == 0:
+            budget.check("finding contained chunks")
         if not small.norm:
             continue
-        for big in by_length[n + 1 :]:
-            if len(big.norm) == len(small.norm) and big.index > small.index:
-                continue  # identical texts: report the pair once, the later one as container
+        candidates = index.candidates(words[n][1:-1]) if index else everyone
+        size = len(small.norm)
+        for m in candidates if candidates is not None else everyone:
+            big = chunks[m]
+            if len(big.norm) < size or m == n:
+                continue
+            if len(big.norm) == size and (order[id(big)] < order[id(small)]
+                                          or big.index > small.index):
+                continue  # as the quadratic loop: only later (by length order) containers
             if small.norm in big.norm:
                 found.append(Containment(big.index, small.index, _reason(big, small)))
     return sorted(found, key=lambda c: (c.container, c.contained))
+
+
+def _worth_indexing(words: list[list[str]]) -> bool:
+    """Few chunks (or a few long ones) are cheaper to compare pair by pair, in C, than
+    to index word by word in Python."""
+    return len(words) > FEW_CHUNKS and len(words) ** 2 > sum(len(w) for w in words)
+
+
+class _CandidateIndex:
+    """Which chunks hold a run of words, or a word, as whole words (built on demand)."""
+
+    def __init__(self, words: list[list[str]]) -> None:
+        self._words = words
+        self._runs: dict[tuple[str, ...], list[int]] | None = None
+        self._single: dict[str, list[int]] | None = None
+
+    def candidates(self, inner: list[str]) -> list[int] | None:
+        """Chunks that may contain a text with these inner words; None: any chunk."""
+        if len(inner) >= SHINGLE:
+            runs = self._run_index()
+            keys = set(zip(*(inner[k:] for k in range(SHINGLE)), strict=False))
+            return min((runs[key] for key in keys), key=len)
+        if inner:
+            single = self._word_index()
+            return min((single[word] for word in inner), key=len)
+        return None
+
+    def _run_index(self) -> dict[tuple[str, ...], list[int]]:
+        if self._runs is None:
+            self._runs = {}
+            for n, w in enumerate(self._words):
+                for key in set(zip(*(w[k:] for k in range(SHINGLE)), strict=False)):
+                    self._runs.setdefault(key, []).append(n)
+        return self._runs
+
+    def _word_index(self) -> dict[str, list[int]]:
+        if self._single is None:
+            self._single = {}
+            for n, w in enumerate(self._words):
+                for word in set(w):
+                    self._single.setdefault(word, []).append(n)
+        return self._single
 
 
 def _reason(a: Placed, b: Placed) -> str:
@@ -149,9 +220,10 @@ _BY_TYPE = {
 
 
 def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
-        heading_path: Sequence[str]) -> str:
+        heading_path: Sequence[str], layout_engine: str = "") -> str:
     """A plain-language account of the rule that made a chunk (works on stored chunks
-    too: it needs only what is stored)."""
+    too: it needs only what is stored). `layout_engine` (the report's) says who found
+    the headings a section starts at: font statistics, or an ML layout model."""
     o = origin
     rule = o.get("rule")
     if rule == "token_window":
@@ -192,6 +264,9 @@ def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
                 "table. It repeats them on purpose, so its box spans theirs.")
     heading = heading_path[-1] if heading_path else None
     where = f"the section “{heading}”" if heading else "the text before the first heading"
+    starts_at_heading = rule == "section" or (rule == "section_part" and o.get("part") == 1)
+    if heading and starts_at_heading and layout_engine.startswith(ML_ENGINE):
+        where += ", read as a heading by the layout model"
     if rule == "section":
         return f"All of {where}, kept whole as one chunk."
     if rule == "section_part":

@@ -1,4 +1,4 @@
-"""The command line: `visualiser chunk | strategies | render | serve`.
+"""The command line: `visualiser chunk | strategies | layouts | render | kb | serve`.
 
 A thin shell over the pipeline. Every VisualiserError (bad PDF, unknown strategy, bad
 parameter) ends the command with exit code 2 and a message that says what is valid.
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,9 @@ def _parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("strategies", help="list the chunking strategies")
     listing.set_defaults(run=_strategies)
 
+    layouts = commands.add_parser("layouts", help="list the layout engines")
+    layouts.set_defaults(run=_layouts)
+
     render = commands.add_parser(
         "render", help="write a PNG of one page with its chunk boxes (deterministic)")
     render.add_argument("pdf", type=Path)
@@ -63,18 +68,31 @@ def _parser() -> argparse.ArgumentParser:
     create.add_argument("--strategy", default=None, metavar="NAME",
                         help="chunking strategy (default: structure_aware)")
     create.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
+    _layout_args(create, workers=False)
     create.set_defaults(run=_kb_create)
     kb_list = kb_commands.add_parser("list", help="list knowledgebases and their documents")
     kb_list.set_defaults(run=_kb_list)
     add = kb_commands.add_parser("add", help="add a PDF to a knowledgebase and chunk it")
     add.add_argument("kb_id", type=int)
     add.add_argument("pdf", type=Path)
+    _workers_arg(add)
     add.set_defaults(run=_kb_add)
 
     serve = commands.add_parser("serve", help="start the web visualiser")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
     serve.add_argument("--database", type=Path, help="SQLite file (default: user data dir)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a host name this server answers to (repeat for several; '*' "
+                            "for any); default: the --host address and localhost names")
+    serve.add_argument("--threads", type=int, default=8,
+                       help="requests served at once (default 8)")
+    serve.add_argument("--debug", action="store_true",
+                       help="Flask's development server with the debugger, instead of waitress")
+    serve.add_argument("--layout", default=None, metavar="NAME",
+                       help="the layout engine the samples' viewer opens with (default: "
+                            "builtin); see `visualiser layouts`")
+    _workers_arg(serve)
     serve.set_defaults(run=_serve)
     return parser
 
@@ -87,6 +105,23 @@ def _strategy_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--import", dest="imported", type=Path, metavar="CHUNKS.json",
                         help="show chunks made elsewhere (JSON/JSONL: strings, LangChain "
                              "documents, LlamaIndex nodes, our export) instead of a strategy")
+    _layout_args(parser)
+
+
+def _layout_args(parser: argparse.ArgumentParser, *, workers: bool = True) -> None:
+    parser.add_argument("--layout", default=None, metavar="NAME",
+                        help="the layout engine that reads the pages (default: builtin); "
+                             "see `visualiser layouts`")
+    parser.add_argument("--ocr-lang", default=None, metavar="LANGS",
+                        help="Tesseract languages for pages without text, '+'-joined "
+                             "(default: eng)")
+    if workers:
+        _workers_arg(parser)
+
+
+def _workers_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="processes reading pages (default: 1, in this process)")
 
 
 def _params(pairs: list[str]) -> dict[str, str]:
@@ -101,17 +136,19 @@ def _params(pairs: list[str]) -> dict[str, str]:
 
 def _report(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     from visualiser.imported import parse_chunks
+    from visualiser.layout import layout_options
     from visualiser.pipeline import chunk_report, imported_report, process_pdf
     from visualiser.strategies import get_strategy
 
     params = _params(args.param)
     # fail on bad input before the slow part
+    options = layout_options(args.layout, args.ocr_lang, args.workers)
     imported = args.imported.read_bytes() if args.imported else None
     if imported is not None:
         parse_chunks(imported)
     else:
         get_strategy(args.strategy).settings(params)
-    doc = process_pdf(args.pdf.read_bytes(), args.pdf.name)
+    doc = process_pdf(args.pdf.read_bytes(), args.pdf.name, options=options)
     if imported is not None:
         return doc, imported_report(doc, imported, args.imported.name)
     return doc, chunk_report(doc, args.strategy, params)
@@ -122,14 +159,17 @@ def _chunk(args: argparse.Namespace) -> int:
 
     _, report = _report(args)
     if args.format == "json":
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        print()
+        # Text from a damaged PDF may hold lone surrogates; stdout gets valid UTF-8 anyway.
+        text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+        sys.stdout.flush()
         return 0
     if args.format != "text":
         sys.stdout.write(export(report, args.format).decode())
         return 0
     print(f"{report['document']['name']}: {len(report['chunks'])} chunks, "
-          f"strategy {report['chunking_strategy']}")
+          f"strategy {report['chunking_strategy']}, layout {report['layout_engine']}")
     for chunk in report["chunks"]:
         pages = ",".join(str(p) for p in chunk["pages"])
         print(f"\n[{chunk['index']}] {chunk['chunk_type']} · {chunk['tokens']} tokens · "
@@ -159,6 +199,16 @@ def _strategies(args: argparse.Namespace) -> int:
     return 0
 
 
+def _layouts(args: argparse.Namespace) -> int:
+    from visualiser.layout import describe_engines
+
+    for engine in describe_engines():
+        state = ("available" if engine["available"]
+                 else f"unavailable: {engine['unavailable_reason']}")
+        print(f"{engine['name']}: {engine['label']} — version {engine['version']}; {state}")
+    return 0
+
+
 def _render(args: argparse.Namespace) -> int:
     from visualiser.render import render_overlay_png
 
@@ -179,9 +229,11 @@ def _store(args: argparse.Namespace) -> Any:
 def _kb_create(args: argparse.Namespace) -> int:
     from visualiser.knowledgebase import new_metadata
 
-    kb = _store(args).create_knowledgebase(
-        args.name, new_metadata(args.strategy, _params(args.param)))
-    print(f"created knowledgebase {kb.id} {kb.name!r} (chunking: {kb.chunking_strategy})")
+    metadata = new_metadata(args.strategy, _params(args.param), layout=args.layout,
+                            ocr_lang=args.ocr_lang)
+    kb = _store(args).create_knowledgebase(args.name, metadata)
+    print(f"created knowledgebase {kb.id} {kb.name!r} (chunking: {kb.chunking_strategy}, "
+          f"layout: {kb.layout_options.engine})")
     return 0
 
 
@@ -189,7 +241,7 @@ def _kb_list(args: argparse.Namespace) -> int:
     store = _store(args)
     for kb in store.knowledgebases():
         strategy = kb.chunking_strategy or "unknown (metadata unreadable)"
-        print(f"{kb.id}\t{kb.name}\tchunking: {strategy}")
+        print(f"{kb.id}\t{kb.name}\tchunking: {strategy}\tlayout: {kb.layout_options.engine}")
         for doc in store.documents(kb.id):
             print(f"\t{doc['id'][:12]}\t{doc['name']}\t{doc['page_count']} pages\t"
                   f"{doc['state']}{': ' + doc['error'] if doc['error'] else ''}")
@@ -203,7 +255,14 @@ def _kb_add(args: argparse.Namespace) -> int:
     admitted = admit(store, args.kb_id, args.pdf.read_bytes(), args.pdf.name)
     if not admitted.new:
         print(f"{args.pdf.name} is already in knowledgebase {args.kb_id}; re-chunking it")
-    process(store, args.kb_id, admitted.doc_id)
+        store.set_state(args.kb_id, admitted.doc_id, "processing")
+    # The row is leased like a server's worker leases it, so a server on the same
+    # database does not process it as well (an hour: this process ends it either way).
+    owner = f"{socket.gethostname()}:{os.getpid()}:cli"
+    if not store.claim(args.kb_id, admitted.doc_id, owner, 3600):
+        raise VisualiserError(f"{args.pdf.name} is being processed by a server right now; "
+                              "see `visualiser kb list`")
+    process(store, args.kb_id, admitted.doc_id, workers=args.workers or 1)
     doc = store.document(args.kb_id, admitted.doc_id)
     if doc["state"] != "ready":
         raise VisualiserError(f"{args.pdf.name}: {doc['error']}")
@@ -212,14 +271,36 @@ def _kb_add(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from visualiser.layout import layout_options
     from visualiser.web import create_app
+    from visualiser.web.security import default_hosts
 
-    config: dict[str, Any] = {}
+    if args.threads < 1:
+        raise VisualiserError("--threads must be at least 1")
+    config: dict[str, Any] = {
+        "ALLOWED_HOSTS": args.allowed_host or default_hosts(args.host),
+    }
+    if args.layout or args.workers:
+        options = layout_options(args.layout, workers=args.workers)  # exit 2 when wrong
+        config["DEFAULT_LAYOUT"], config["LAYOUT_WORKERS"] = options.engine, options.workers
     if args.database:
         config["DATABASE"] = str(args.database)
     app = create_app(config)
     print(f"Chunk visualiser on http://{args.host}:{args.port}/", flush=True)
-    app.run(host=args.host, port=args.port, threaded=True)
+    if args.debug:
+        app.run(host=args.host, port=args.port, threaded=True, debug=True, use_reloader=False)
+        return 0
+    import waitress
+
+    # A bounded pool of threads; waitress buffers request bodies on disk past 512 KB,
+    # so a slow or big upload holds neither a thread per byte nor its size in memory.
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
+                   connection_limit=max(100, args.threads * 8),
+                   max_request_body_size=int(app.config["MAX_CONTENT_LENGTH"]) + 2**20,
+                   channel_timeout=120, ident="chunk-visualiser",
+                   # reading ahead lets waitress notice a client that has gone, so a
+                   # long chunk report stops (`waitress.client_disconnected`)
+                   channel_request_lookahead=4)
     return 0
 
 

@@ -9,12 +9,15 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from visualiser import analysis, labels
 from visualiser.errors import NotFound, VisualiserError
-from visualiser.mupdf import LOCK
+from visualiser.layout import LayoutOptions, get_engine
+from visualiser.library import file_sha256
+from visualiser.mupdf import LOCK, take_messages
 from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
 from visualiser.store import Store
 from visualiser.strategies import get_strategy
@@ -50,22 +53,32 @@ class Admitted:
     new: bool  # False when the knowledgebase already held the same bytes
 
 
-def admit(store: Store, kb_id: int, data: bytes, name: str, *, max_bytes: int = MAX_BYTES,
-          max_pages: int = MAX_PAGES) -> Admitted:
-    """Check the bytes are a usable PDF (raises BadPdf with the reason) and store them.
+def admit(store: Store, kb_id: int, data: bytes | Path, name: str, *,
+          max_bytes: int = MAX_BYTES, max_pages: int = MAX_PAGES,
+          doc_id: str | None = None) -> Admitted:
+    """Check the bytes (or a received file in `store.incoming()`, whose SHA-256 is
+    `doc_id`) are a usable PDF — raises BadPdf with the reason — and store them.
     Nothing is stored for a refused file."""
     store.knowledgebase(kb_id)
-    with LOCK, open_pdf(data, max_bytes=max_bytes, max_pages=max_pages) as doc:
-        page_count = doc.page_count
-    doc_id = hashlib.sha256(data).hexdigest()
+    with LOCK:
+        try:
+            with open_pdf(data, max_bytes=max_bytes, max_pages=max_pages) as doc:
+                page_count = doc.page_count
+        finally:
+            take_messages()  # a refusal says why; an accepted file is read again later
+    if doc_id is None:
+        doc_id = (file_sha256(data) if isinstance(data, Path)
+                  else hashlib.sha256(data).hexdigest())
     new = store.add_document(kb_id, doc_id, name, data, page_count)
     return Admitted(doc_id, name, page_count, new)
 
 
 def process(store: Store, kb_id: int, doc_id: str,
-            on_processed: Callable[[Any], None] | None = None) -> None:
-    """Lay out and chunk a stored document with its knowledgebase's strategy, then
-    store the chunk set. Never raises: failures are recorded on the document."""
+            on_processed: Callable[[Any, LayoutOptions], None] | None = None,
+            workers: int = 1) -> None:
+    """Lay out a stored document with its knowledgebase's layout engine (in `workers`
+    processes) and chunk it with its strategy, then store the chunk set. Never raises:
+    failures are recorded on the document."""
     try:
         kb = store.knowledgebase(kb_id)
         doc_row = store.document(kb_id, doc_id)
@@ -73,9 +86,11 @@ def process(store: Store, kb_id: int, doc_id: str,
 
         progress = throttled(
             lambda fraction: store.set_state(kb_id, doc_id, "processing", progress=fraction))
-        processed = process_pdf(data, doc_row["name"], progress=progress)
+        options = replace(kb.layout_options, workers=max(1, workers))
+        get_engine(options.engine)  # an engine that cannot run here fails with the reason
+        processed = process_pdf(data, doc_row["name"], options=options, progress=progress)
         if on_processed is not None:
-            on_processed(processed)
+            on_processed(processed, options)
         strategy = kb.chunking_strategy
         if strategy is None:
             raise VisualiserError("the knowledgebase's stored metadata cannot be read, so its "
@@ -85,6 +100,10 @@ def process(store: Store, kb_id: int, doc_id: str,
         store.set_state(kb_id, doc_id, "ready", progress=1.0)
     except VisualiserError as exc:
         store.set_state(kb_id, doc_id, "failed", error=exc.message)
+    except OSError as exc:  # the stored file is gone or unreadable
+        if not _deleted(store, kb_id, doc_id):
+            store.set_state(kb_id, doc_id, "failed",
+                            error=f"the stored PDF cannot be read: {exc.strerror or exc}")
     except Exception as exc:  # a bug must not leave the document "processing" forever
         if _deleted(store, kb_id, doc_id):
             # Deleted (or its knowledgebase) while it was processed: nothing to store.

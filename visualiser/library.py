@@ -3,8 +3,9 @@ in knowledgebases — each identified by the SHA-256 of its bytes, with the expe
 results memoised.
 
 Layout extraction (`process_pdf`) is the slow step, so its result is kept in an LRU
-per document; a strategy switch re-chunks from that cached layout, and chunk reports
-are memoised per (document, strategy, resolved settings). Everything is safe to call
+per (document, layout options: engine, its version, OCR); a strategy switch re-chunks
+from that cached layout, and chunk reports are memoised per (document, layout
+options, strategy, resolved settings). Everything is safe to call
 from the threads of a threaded WSGI server: two requests for the same uncomputed
 result wait for one computation instead of racing to do it twice.
 """
@@ -22,8 +23,9 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from visualiser import pipeline
-from visualiser.errors import BadPdf, NotFound
-from visualiser.mupdf import LOCK
+from visualiser.errors import BadPdf, NotFound, reading_pdf
+from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions
+from visualiser.mupdf import LOCK, take_messages
 from visualiser.strategies import get_strategy
 from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
@@ -121,36 +123,62 @@ class Report:
         """The JSON; `extra` top-level fields are spliced in without re-encoding the
         (cached, possibly megabytes of) report: a JSON object always ends in `}`."""
         if self._json is None:
-            self._json = json.dumps(self.data, ensure_ascii=False, separators=(",", ":")).encode()
+            # "replace": text from a damaged PDF may hold lone surrogates
+            self._json = json.dumps(self.data, ensure_ascii=False, separators=(",", ":")).encode(
+                "utf-8", "replace")
         if not extra:
             return self._json
         assert not set(extra) & set(self.data), "extra fields must not repeat the report's"
-        tail = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode()
+        tail = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode(
+            "utf-8", "replace")
         return self._json[:-1] + b"," + tail[1:]
 
 
-def read_entry(data: bytes, name: str, source: str, path: Path | None = None) -> Entry:
+def read_entry(data: bytes | Path, name: str, source: str, path: Path | None = None,
+               doc_id: str | None = None) -> Entry:
     """Page sizes straight from PyMuPDF: milliseconds even for 600 pages, so the viewer
-    can lay out its page placeholders before the layout has been extracted."""
-    with LOCK:  # PyMuPDF is not thread-safe
+    can lay out its page placeholders before the layout has been extracted. `data` is
+    the bytes or the file; whatever the file throws is BadPdf with the reason."""
+    with LOCK, reading_pdf():  # PyMuPDF is not thread-safe
         document = pipeline.open_pdf(data)  # BadPdf with a message naming what is wrong
-        pages = tuple(
-            PageSize(
-                page.number + 1,
-                round(page.rect.width, 2),
-                round(page.rect.height, 2),
-                page.rotation,
+        try:
+            pages = tuple(
+                PageSize(
+                    page.number + 1,
+                    round(page.rect.width, 2),
+                    round(page.rect.height, 2),
+                    page.rotation,
+                )
+                for page in document
             )
-            for page in document
-        )
-        document.close()
-    return Entry(hashlib.sha256(data).hexdigest(), name, len(data), pages, source, path)
+        finally:
+            document.close()
+            take_messages()  # nothing to report here; keep MuPDF's buffer from growing
+    if isinstance(data, Path):
+        size, doc_id = data.stat().st_size, doc_id or file_sha256(data)
+    else:
+        size, doc_id = len(data), doc_id or hashlib.sha256(data).hexdigest()
+    return Entry(doc_id, name, size, pages, source, path)
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+MAX_NAME_LENGTH = 255
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def safe_name(name: str, default: str = "upload.pdf") -> str:
-    """A file name that cannot climb out of its folder (a browser sends what it likes)."""
-    base = re.sub(r"[^\w.() -]", "_", name.replace("\\", "/").rsplit("/", 1)[-1]).strip(". ")
-    return base or default
+    """The name a browser sent, kept as it was (it is escaped wherever it is shown, and
+    files are stored by SHA-256, never by name): only a path before it, control
+    characters and surrounding blanks go, and it is cut at 255 characters."""
+    base = _CONTROL.sub("", name.replace("\\", "/").rsplit("/", 1)[-1]).strip()
+    return base[:MAX_NAME_LENGTH] or default
 
 
 class Library:
@@ -159,16 +187,19 @@ class Library:
     and chunk reports are memoised per SHA-256, whichever the document's origin."""
 
     def __init__(
-        self, samples_dir: Path, documents: int = 8, reports: int = 64, entries: int = 256
+        self, samples_dir: Path, documents: int = 8, reports: int = 64, entries: int = 256,
+        time_budget: float | None = None,
     ) -> None:
         self.samples_dir = samples_dir
+        self.time_budget = time_budget  # seconds for one chunk report (OutOfTime past it)
         self._lock = threading.Lock()
         self._samples: dict[str, Entry] | None = None
         self._stored: Memo[tuple[str, str, Path], Entry] = Memo(entries)
-        self._processed: Memo[str, pipeline.ProcessedDocument] = Memo(documents)
-        self._reports: Memo[tuple[str, str, str, tuple[tuple[str, Any], ...]], Report] = Memo(
-            reports
+        self._processed: Memo[tuple[str, str], pipeline.ProcessedDocument] = Memo(documents)
+        self._reports: Memo[tuple[str, str, str, str, tuple[tuple[str, Any], ...]], Report] = (
+            Memo(reports)
         )
+        self.layout_workers = 1  # page-reading processes for a layout extracted here
         self._tokens: Memo[tuple[str, str], int] = Memo(documents * 2)
         self.problems: list[str] = []  # files that could not be read, for the log
 
@@ -202,7 +233,7 @@ class Library:
     def stored_entry(self, doc_id: str, name: str, path: Path) -> Entry:
         """A document kept outside the samples (a knowledgebase's PDF on disk)."""
         return self._stored.get(
-            (doc_id, name, path), lambda: read_entry(path.read_bytes(), name, "knowledgebase", path)
+            (doc_id, name, path), lambda: read_entry(path, name, "knowledgebase", path, doc_id)
         )
 
     @staticmethod
@@ -210,44 +241,56 @@ class Library:
         assert entry.path is not None  # every entry comes from a file
         return entry.path.read_bytes()
 
-    def remember(self, processed: pipeline.ProcessedDocument) -> None:
+    def remember(self, processed: pipeline.ProcessedDocument,
+                 options: LayoutOptions = DEFAULT_OPTIONS) -> None:
         """Keep a layout processed elsewhere (the knowledgebase's background worker),
         so the viewer's first preview does not extract it a second time."""
-        self._processed.put(processed.id, processed)
+        self._processed.put((processed.id, options.key()), processed)
 
-    def processed(self, entry: Entry) -> pipeline.ProcessedDocument:
+    def processed(self, entry: Entry,
+                  options: LayoutOptions = DEFAULT_OPTIONS) -> pipeline.ProcessedDocument:
+        if options.workers != self.layout_workers:
+            options = replace(options, workers=self.layout_workers)
         processed = self._processed.get(
-            entry.id, lambda: pipeline.process_pdf(self.pdf(entry), entry.name)
+            (entry.id, options.key()),
+            lambda: pipeline.process_pdf(self.pdf(entry), entry.name, options=options),
         )
         # The same bytes may be known under two names (a sample, and a copy in a
         # knowledgebase); the layout is shared, the name is the caller's.
         return processed if processed.name == entry.name else replace(processed, name=entry.name)
 
-    def is_processed(self, doc_id: str) -> bool:
-        return doc_id in self._processed
+    def is_processed(self, doc_id: str, options: LayoutOptions = DEFAULT_OPTIONS) -> bool:
+        return (doc_id, options.key()) in self._processed
 
     def report(
-        self, entry: Entry, strategy: str, params: Mapping[str, Any] | None = None
+        self, entry: Entry, strategy: str, params: Mapping[str, Any] | None = None,
+        options: LayoutOptions = DEFAULT_OPTIONS,
     ) -> Report:
         # Validate and resolve first: a bad parameter is answered without extracting the
         # layout, and "?size=1200" shares its cache entry with the default.
         settings = get_strategy(strategy).settings(params)
-        key = (entry.id, entry.name, strategy, tuple(sorted(settings.items())))
-        return self._reports.get(
-            key,
-            lambda: self._report(entry, lambda doc: pipeline.chunk_report(doc, strategy, settings)),
-        )
-
-    def imported(
-        self, entry: Entry, import_id: str, file_name: str, data: Callable[[], bytes]
-    ) -> Report:
-        """Chunks from an imported file (`import_id` is its SHA-256), aligned to `entry`.
-        `data` reads the file only when the report is not cached."""
-        key = (entry.id, entry.name, f"import:{import_id}", (("file", file_name),))
+        key = (entry.id, entry.name, options.key(), strategy, tuple(sorted(settings.items())))
         return self._reports.get(
             key,
             lambda: self._report(
-                entry, lambda doc: pipeline.imported_report(doc, data(), file_name)
+                entry, lambda doc: pipeline.chunk_report(
+                    doc, strategy, settings, time_budget=self.time_budget), options
+            ),
+        )
+
+    def imported(
+        self, entry: Entry, import_id: str, file_name: str, data: Callable[[], bytes],
+        options: LayoutOptions = DEFAULT_OPTIONS,
+    ) -> Report:
+        """Chunks from an imported file (`import_id` is its SHA-256), aligned to `entry`.
+        `data` reads the file only when the report is not cached."""
+        key = (entry.id, entry.name, options.key(), f"import:{import_id}",
+               (("file", file_name),))
+        return self._reports.get(
+            key,
+            lambda: self._report(
+                entry, lambda doc: pipeline.imported_report(
+                    doc, data(), file_name, time_budget=self.time_budget), options
             ),
         )
 
@@ -255,8 +298,9 @@ class Library:
         self,
         entry: Entry,
         make: Callable[[pipeline.ProcessedDocument], dict[str, Any]],
+        options: LayoutOptions = DEFAULT_OPTIONS,
     ) -> Report:
-        processed = self.processed(entry)
+        processed = self.processed(entry, options)
         data = make(processed)
         # The document's own token count, so a side-by-side comparison can say how much
         # each chunking stores beyond it (the report carries it only inside the

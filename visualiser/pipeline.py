@@ -8,26 +8,36 @@ neither knows about Flask; the web layer and the CLI are thin shells over them.
 from __future__ import annotations
 
 import hashlib
+import math
+from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pymupdf
 
-from visualiser import analysis, labels
+from visualiser import analysis, budget, labels
 from visualiser.align import regions_of
-from visualiser.errors import BadPdf
+from visualiser.errors import BadPdf, LimitExceeded, reading_pdf
 from visualiser.imported import align as align_imported
 from visualiser.imported import parse_chunks
 from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, extract_layout
 from visualiser.layout.model import Layout
 from visualiser.markdown import SourceMarkdown, build_markdown
-from visualiser.mupdf import LOCK
+from visualiser.mupdf import LOCK, summarise, take_messages
 from visualiser.strategies import Chunk, get_strategy
 from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
 MAX_BYTES = 200 * 1024 * 1024
 MAX_PAGES = 2000
+# Work per request follows from the document: a chunking may cut it into at most this
+# many chunks per page (on average; small documents get MIN_CHUNK_LIMIT), and no page
+# may be touched by more than MAX_CHUNKS_ON_A_PAGE of them. Real settings stay far
+# below (1,200-token windows give about one chunk per page).
+CHUNKS_PER_PAGE = 100
+MIN_CHUNK_LIMIT = 300
+MAX_CHUNKS_ON_A_PAGE = 500
 
 
 @dataclass(slots=True)
@@ -37,39 +47,64 @@ class ProcessedDocument:
     pdf: bytes
     layout: Layout
     source: SourceMarkdown
+    token_counts: dict[str, int] = field(default_factory=dict)  # per encoding, made once
 
 
-def open_pdf(data: bytes, *, max_bytes: int = MAX_BYTES,
+def open_pdf(data: bytes | Path, *, max_bytes: int = MAX_BYTES,
              max_pages: int = MAX_PAGES) -> pymupdf.Document:
-    """Open `data` as a PDF, or raise BadPdf saying what is wrong with it. The caller
-    uses the document under `visualiser.mupdf.LOCK`."""
+    """Open `data` (bytes, or a file) as a PDF, or raise BadPdf saying what is wrong with
+    it. Every page is loaded here, inside one guard, so a broken page tree (a page count
+    MuPDF cannot read, a cycle, a page that will not load) is refused at the door rather
+    than failing later. The caller uses the document under `visualiser.mupdf.LOCK`."""
     with LOCK:
         return _open_pdf(data, max_bytes=max_bytes, max_pages=max_pages)
 
 
-def _open_pdf(data: bytes, *, max_bytes: int, max_pages: int) -> pymupdf.Document:
-    if not data:
+def _open_pdf(data: bytes | Path, *, max_bytes: int, max_pages: int) -> pymupdf.Document:
+    if isinstance(data, Path):
+        size = data.stat().st_size
+        with data.open("rb") as handle:
+            head = handle.read(1024)
+    else:
+        size, head = len(data), data[:1024]
+    if not size:
         raise BadPdf("the file is empty")
-    if len(data) > max_bytes:
-        raise BadPdf(f"the file is {len(data) / 2**20:.1f} MiB; the limit is "
+    if size > max_bytes:
+        raise BadPdf(f"the file is {size / 2**20:.1f} MiB; the limit is "
                      f"{max_bytes / 2**20:.0f} MiB")
-    if b"%PDF-" not in data[:1024]:
+    if b"%PDF-" not in head:
         raise BadPdf("this is not a PDF (no %PDF- header in its first bytes)")
-    try:
-        doc = pymupdf.open(stream=data, filetype="pdf")
-    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
-        raise BadPdf(f"the PDF cannot be read: {exc}") from None
+    with reading_pdf("the PDF (its structure is broken, or its encryption is unsupported)"):
+        if isinstance(data, Path):
+            doc = pymupdf.open(data, filetype="pdf")
+        else:
+            doc = pymupdf.open(stream=data, filetype="pdf")
+    with reading_pdf():
+        try:
+            _check_pages(doc, max_pages)
+        except BaseException:
+            doc.close()
+            raise
+    return doc
+
+
+def _check_pages(doc: pymupdf.Document, max_pages: int) -> None:
     if doc.needs_pass:
         raise BadPdf("the PDF is encrypted with a password; upload an unprotected copy")
-    if doc.page_count == 0:
+    count = doc.page_count
+    if count <= 0:
         raise BadPdf("the PDF has no pages (it may be truncated)")
-    if doc.page_count > max_pages:
-        raise BadPdf(f"the PDF has {doc.page_count} pages; the limit is {max_pages}")
+    if count > max_pages:
+        raise BadPdf(f"the PDF has {count} pages; the limit is {max_pages}")
+    for number in range(count):
+        page = doc.load_page(number)
+        rect = page.rect
+        if not (rect.width > 0 and rect.height > 0):
+            raise BadPdf(f"page {number + 1} has no size (its MediaBox is empty or invalid)")
     if doc.is_repaired and not any(page.get_text("text").strip() or page.get_images()
                                    for page in doc):
         raise BadPdf("the PDF is damaged (truncated or corrupt) and nothing could be "
                      "recovered from it")
-    return doc
 
 
 def process_pdf(data: bytes, name: str, *, options: LayoutOptions = DEFAULT_OPTIONS,
@@ -77,30 +112,91 @@ def process_pdf(data: bytes, name: str, *, options: LayoutOptions = DEFAULT_OPTI
                 max_pages: int = MAX_PAGES,
                 progress: Callable[[int, int], None] | None = None) -> ProcessedDocument:
     with LOCK:
+        take_messages()  # whatever earlier work left in MuPDF's buffer is not ours
         open_pdf(data, max_bytes=max_bytes, max_pages=max_pages).close()
-    try:
+    with reading_pdf("the PDF's content"):
         layout = extract_layout(data, options, progress)
-    except (RuntimeError, ValueError) as exc:  # MuPDF errors on damaged content
-        raise BadPdf(f"the PDF's content cannot be read: {exc}") from None
+    with LOCK:
+        layout.warnings.extend(summarise(take_messages()))
     return ProcessedDocument(hashlib.sha256(data).hexdigest(), name, data, layout,
                              build_markdown(layout))
 
 
+def chunk_limit(page_count: int) -> int:
+    """How many chunks a document of `page_count` pages may be cut into."""
+    return max(MIN_CHUNK_LIMIT, CHUNKS_PER_PAGE * page_count)
+
+
+def source_tokens(doc: ProcessedDocument, encoding: str) -> int:
+    """The document's own token count under `encoding`, counted once."""
+    if encoding not in doc.token_counts:
+        doc.token_counts[encoding] = count_tokens(doc.source.text, encoding)
+    return doc.token_counts[encoding]
+
+
+def check_expected_chunks(doc: ProcessedDocument, sizing: tuple[str, str, str] | None,
+                          settings: Mapping[str, Any]) -> None:
+    """Refuse window settings that would cut the document into more chunks than it
+    warrants, before any chunking is done."""
+    if sizing is None:
+        return
+    size_name, overlap_name, unit = sizing
+    size, overlap = int(settings[size_name]), int(settings[overlap_name])
+    if unit == "tokens":
+        total = source_tokens(doc, settings.get("tokenizer", DEFAULT_ENCODING))
+    else:
+        total = len(doc.source.text)
+    expected = total / max(1, size - overlap)
+    limit = chunk_limit(len(doc.layout.pages))
+    if expected > limit:
+        least = math.ceil(total / limit) + overlap
+        raise LimitExceeded(
+            size_name, f"{size} {unit} advancing by {size - overlap} would cut this "
+            f"{len(doc.layout.pages)}-page document ({total:,} {unit}) into about "
+            f"{expected:,.0f} chunks; the limit is {limit:,} ({CHUNKS_PER_PAGE} per page); "
+            f"use a {size_name} of at least {least:,}", limit)
+
+
+def check_chunk_count(doc: ProcessedDocument, count: int) -> None:
+    limit = chunk_limit(len(doc.layout.pages))
+    if count > limit:
+        raise LimitExceeded(
+            "chunks", f"these settings cut this {len(doc.layout.pages)}-page document into "
+            f"{count:,} chunks; the limit is {limit:,} ({CHUNKS_PER_PAGE} per page); choose "
+            "larger chunks", limit)
+
+
 def chunk_report(doc: ProcessedDocument, strategy: str,
-                 params: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The chunks JSON (docs/chunks-json.md) for `doc` under `strategy`."""
+                 params: Mapping[str, Any] | None = None,
+                 time_budget: float | None = None) -> dict[str, Any]:
+    """The chunks JSON (docs/chunks-json.md) for `doc` under `strategy`. Settings that
+    would make more chunks than the document warrants are refused (LimitExceeded);
+    past `time_budget` seconds the work stops with OutOfTime."""
     cls = get_strategy(strategy)
     settings = cls.settings(params)
-    chunks = cls().chunk(doc.source, settings)
-    about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
-             **analysis.banner(cls, settings, [c.chunk_type for c in chunks])}
-    return _report(doc, chunks, about, settings, cls.sizing)
+    check_expected_chunks(doc, cls.sizing, settings)
+    with budget.time_budget(time_budget):
+        chunks = cls().chunk(doc.source, settings)
+        budget.check("chunking")
+        about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
+                 **analysis.banner(cls, settings, [c.chunk_type for c in chunks])}
+        return _report(doc, chunks, about, settings, cls.sizing)
 
 
 def imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
-                    encoding: str = DEFAULT_ENCODING) -> dict[str, Any]:
+                    encoding: str = DEFAULT_ENCODING,
+                    time_budget: float | None = None) -> dict[str, Any]:
     """The chunks JSON for chunks made elsewhere (a JSON/JSONL file), aligned to `doc`."""
-    chunks = align_imported(doc.source, parse_chunks(data))
+    with budget.time_budget(time_budget):
+        return _imported_report(doc, data, file_name, encoding)
+
+
+def _imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
+                     encoding: str) -> dict[str, Any]:
+    parsed = parse_chunks(data)
+    check_chunk_count(doc, len(parsed))
+    chunks = align_imported(doc.source, parsed)
+    budget.check("aligning the imported chunks")
     lost = sum(1 for c in chunks if c.origin["aligned"] < 0.5)
     banner = ("These chunks were made by another pipeline and placed on the page by "
               "matching their words; each box shows where a chunk's words were found.")
@@ -117,8 +213,11 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
             settings: dict[str, Any],
             sizing: tuple[str, str, str] | None = None) -> dict[str, Any]:
     encoding = settings.get("tokenizer", DEFAULT_ENCODING)
+    check_chunk_count(doc, len(chunks))
     placed = []
     for index, chunk in enumerate(chunks):
+        if index % 64 == 0:
+            budget.check("placing the chunks on the pages")
         if not chunk.heading_path:
             first = next((p for p in chunk.text.pos if p >= 0), None)
             if first is not None:
@@ -126,9 +225,11 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
         words = doc.source.words_of(chunk.text)
         placed.append(analysis.Placed(index, chunk, count_tokens(chunk.text.text, encoding),
                                       words, regions_of(words, doc.layout)))
+    check_chunks_per_page(placed)
     overlaps = analysis.find_overlaps(placed, doc.layout)
     containment = analysis.find_containment(placed)
-    source_tokens = count_tokens(doc.source.text, encoding)
+    budget.check("finding contained chunks")
+    document_tokens = source_tokens(doc, encoding)
     report = {
         "document": {"id": doc.id, "name": doc.name, "page_count": len(doc.layout.pages)},
         "layout_engine": doc.layout.engine,
@@ -138,13 +239,13 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
         "overlap_method": analysis.OVERLAP_METHOD,
         "pages": [{"number": p.number, "width": p.width, "height": p.height,
                    "rotation": p.rotation, "ocr": p.ocr} for p in doc.layout.pages],
-        "chunks": [_chunk_dict(c, flags) for c, flags in
+        "chunks": [_chunk_dict(c, flags, doc.layout.engine) for c, flags in
                    zip(placed, analysis.flags_by_chunk(len(placed), overlaps, containment),
                        strict=True)],
         "overlaps": [o.to_dict() for o in overlaps],
         "containment": [c.to_dict() for c in containment],
         "diagnostics": (analysis.sizing_diagnostics(sizing, settings, placed)
-                        + analysis.diagnostics(placed, source_tokens)),
+                        + analysis.diagnostics(placed, document_tokens)),
         "warnings": list(doc.layout.warnings),
     }
     # Where chunk numbers and tags go, placed once here for the viewer and the render.
@@ -152,7 +253,17 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
     return report
 
 
-def _chunk_dict(c: analysis.Placed, flags: list[dict[str, str]]) -> dict[str, Any]:
+def check_chunks_per_page(placed: list[analysis.Placed]) -> None:
+    on_page = Counter(region.page for chunk in placed for region in chunk.regions)
+    page, count = max(on_page.items(), key=lambda item: item[1], default=(0, 0))
+    if count > MAX_CHUNKS_ON_A_PAGE:
+        raise LimitExceeded(
+            "chunks", f"{count:,} chunks touch page {page}; at most {MAX_CHUNKS_ON_A_PAGE} "
+            "may touch one page; choose larger chunks", MAX_CHUNKS_ON_A_PAGE)
+
+
+def _chunk_dict(c: analysis.Placed, flags: list[dict[str, str]],
+                layout_engine: str) -> dict[str, Any]:
     return {
         "index": c.index,
         "chunk_type": c.kind,
@@ -162,6 +273,6 @@ def _chunk_dict(c: analysis.Placed, flags: list[dict[str, str]]) -> dict[str, An
         "pages": [r.page for r in c.regions],
         "regions": [r.to_dict() for r in c.regions],
         "origin": c.origin,
-        "why": analysis.why(c.origin, c.kind, c.tokens, c.chunk.heading_path),
+        "why": analysis.why(c.origin, c.kind, c.tokens, c.chunk.heading_path, layout_engine),
         "flags": flags,
     }

@@ -19,10 +19,10 @@ from typing import Any, Protocol
 
 import pymupdf
 
-from visualiser.errors import BadParameter, NotFound
+from visualiser.errors import BadParameter, NotFound, reading_pdf
 from visualiser.geometry import BBox
 from visualiser.labels import LABEL_FONT_SIZE, PAD, TAG_FONT_SIZE, place_page
-from visualiser.mupdf import LOCK
+from visualiser.mupdf import LOCK, take_messages
 from visualiser.resources import static_dir
 
 # One colour per chunk, chosen by `index % len(PALETTE)`. The browser gets this list
@@ -92,8 +92,13 @@ def _pixmap(page: pymupdf.Page, scale: float) -> pymupdf.Pixmap:
 
 
 def render_page_png(document: pymupdf.Document, page_number: int, scale: float) -> bytes:
-    """The page as displayed (rotation applied), as PNG bytes."""
-    return _pixmap(_page(document, page_number), scale).tobytes("png")
+    """The page as displayed (rotation applied), as PNG bytes; BadPdf with MuPDF's
+    reason when the page cannot be drawn."""
+    with reading_pdf(f"page {page_number}"):
+        try:
+            return _pixmap(_page(document, page_number), scale).tobytes("png")
+        finally:
+            take_messages()  # keep MuPDF's buffer from growing with every image
 
 
 def write_atomically(target: Path, data: bytes) -> None:
@@ -141,7 +146,8 @@ class PageImageCache:
         """An open document, kept for the next page: a 600-page file is parsed once."""
         document = self._open.pop(doc_id, None)
         if document is None:
-            document = pymupdf.open(stream=pdf(), filetype="pdf")
+            with reading_pdf():
+                document = pymupdf.open(stream=pdf(), filetype="pdf")
         self._open[doc_id] = document
         while len(self._open) > self._open_limit:
             oldest = next(iter(self._open))
@@ -263,7 +269,8 @@ def render_overlay_png(
     for pixel (checked in tests), and the drawing never meets the page's rotation.
     """
     scale = parse_scale(scale)
-    with LOCK, pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
+    with LOCK, reading_pdf(f"page {page_number}"), pymupdf.open(stream=doc.pdf,
+                                                                  filetype="pdf") as source:
         page = _page(source, page_number)
         pixmap = _pixmap(page, scale)
         width, height = page.rect.width, page.rect.height

@@ -1,4 +1,5 @@
-"""Knowledgebases, documents and chunk sets in one SQLite file; PDF bytes beside it.
+"""Knowledgebases, documents and chunk sets in one SQLite file; PDF bytes in a folder
+named after it (`visualiser.sqlite.pdfs/`), so each store owns its files.
 
 Each call opens its own short connection (safe from the web server's threads); the
 schema is versioned with `PRAGMA user_version` and migrated forward on open. A chunk
@@ -9,7 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,7 +23,8 @@ from typing import Any
 
 from visualiser.analysis import why
 from visualiser.errors import NotFound, VisualiserError
-from visualiser.knowledgebase import params_in_effect, strategy_in_effect
+from visualiser.knowledgebase import layout_in_effect, params_in_effect, strategy_in_effect
+from visualiser.layout import LayoutOptions
 
 # Each entry moves the schema one version forward; never edit a released one.
 MIGRATIONS: tuple[str, ...] = (
@@ -76,7 +81,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE kb_documents ADD COLUMN name TEXT;
     UPDATE kb_documents SET name = (SELECT name FROM documents WHERE id = doc_id);
     """,
+    # A processing row belongs to the server that leased it (owner id and the time, in
+    # seconds since the epoch, until which the lease holds unless renewed).
+    """
+    ALTER TABLE kb_documents ADD COLUMN lease_owner TEXT;
+    ALTER TABLE kb_documents ADD COLUMN lease_until REAL;
+    """,
 )
+
+SQLITE_INTEGERS = range(-(2**63), 2**63)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +107,19 @@ class Knowledgebase:
     def chunking_params(self) -> dict[str, Any]:
         return params_in_effect(self.raw_metadata)
 
+    @property
+    def layout_options(self) -> LayoutOptions:
+        return layout_in_effect(self.raw_metadata)
+
     def to_dict(self) -> dict[str, Any]:
         try:
             metadata = json.loads(self.raw_metadata)
         except ValueError:
             metadata = None
         return {"id": self.id, "name": self.name, "metadata": metadata,
-                "chunking_strategy": self.chunking_strategy, "created_at": self.created_at}
+                "chunking_strategy": self.chunking_strategy,
+                "layout": self.layout_options.engine, "ocr_lang": self.layout_options.ocr_lang,
+                "created_at": self.created_at}
 
 
 def default_database() -> Path:
@@ -113,14 +132,39 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def files_folder(database: Path) -> Path:
+    """Where a store keeps its PDFs: a folder named after its database file, so two
+    databases side by side never share (and never delete) each other's files."""
+    return database.with_name(database.name + ".pdfs")
+
+
 class Store:
     def __init__(self, database: str | os.PathLike[str], files: str | os.PathLike[str] | None
                  = None) -> None:
         self.path = Path(database)
-        self.files = Path(files) if files else self.path.parent / "pdfs"
+        self.files = Path(files) if files else files_folder(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.files.mkdir(parents=True, exist_ok=True)
         self.migrate()
+        if files is None:
+            self._adopt_legacy_files()
+
+    def _adopt_legacy_files(self) -> None:
+        """Stores before 0.2 kept PDFs in a `pdfs` folder shared by every database
+        beside it; link (or copy) this store's own files out of it, leaving it as is."""
+        legacy = self.path.parent / "pdfs"
+        if not legacy.is_dir():
+            return
+        with self.db() as conn:
+            ids = [r[0] for r in conn.execute("SELECT id FROM documents")]
+        for doc_id in ids:
+            target, old = self.pdf_path(doc_id), legacy / f"{doc_id}.pdf"
+            if target.exists() or not old.is_file():
+                continue
+            try:
+                os.link(old, target)
+            except OSError:
+                shutil.copyfile(old, target)
 
     @contextmanager
     def db(self) -> Iterator[sqlite3.Connection]:
@@ -166,6 +210,8 @@ class Store:
         return [Knowledgebase(r["id"], r["name"], r["metadata"], r["created_at"]) for r in rows]
 
     def knowledgebase(self, kb_id: int) -> Knowledgebase:
+        if kb_id not in SQLITE_INTEGERS:  # SQLite would raise OverflowError
+            raise NotFound(f"no knowledgebase with id {kb_id}")
         with self.db() as conn:
             r = conn.execute("SELECT * FROM knowledgebases WHERE id = ?", (kb_id,)).fetchone()
         if r is None:
@@ -182,26 +228,40 @@ class Store:
     def pdf_path(self, doc_id: str) -> Path:
         return self.files / f"{doc_id}.pdf"
 
-    def add_document(self, kb_id: int, doc_id: str, name: str, data: bytes,
+    def incoming(self) -> Path:
+        """Where uploads being received are written (as `*.upload`): the PDFs' own
+        folder, so that keeping one is a rename."""
+        return self.files
+
+    def add_document(self, kb_id: int, doc_id: str, name: str, data: bytes | Path,
                      page_count: int) -> bool:
-        """Store the bytes (once per SHA-256) and link them to the knowledgebase.
+        """Store the bytes (once per SHA-256) and link them to the knowledgebase; `data`
+        may be a file in `incoming()`, which is then moved into place.
         Returns False when this knowledgebase already holds the same bytes."""
         self.knowledgebase(kb_id)
         path = self.pdf_path(doc_id)
-        if not path.exists():
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(data)
-            tmp.replace(path)
+        if isinstance(data, Path):
+            size = data.stat().st_size
+            if not path.exists():
+                os.replace(data, path)
+        else:
+            size = len(data)
+            if not path.exists():
+                tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+                tmp.write_bytes(data)
+                tmp.replace(path)
         with self.db() as conn:
             conn.execute(
                 "INSERT OR IGNORE INTO documents (id, name, size, page_count, created_at) "
-                "VALUES (?, ?, ?, ?, ?)", (doc_id, name, len(data), page_count, _now()))
+                "VALUES (?, ?, ?, ?, ?)", (doc_id, name, size, page_count, _now()))
             cur = conn.execute(
                 "INSERT OR IGNORE INTO kb_documents (kb_id, doc_id, name, state, added_at) "
                 "VALUES (?, ?, ?, 'processing', ?)", (kb_id, doc_id, name, _now()))
         return cur.rowcount == 1
 
     def documents(self, kb_id: int) -> list[dict[str, Any]]:
+        if kb_id not in SQLITE_INTEGERS:
+            return []
         with self.db() as conn:
             rows = conn.execute(
                 "SELECT d.id, COALESCE(k.name, d.name) AS name, d.size, d.page_count, "
@@ -219,10 +279,57 @@ class Store:
     def set_state(self, kb_id: int, doc_id: str, state: str, *, progress: float | None = None,
                   error: str | None = None) -> None:
         with self.db() as conn:
+            # A finished row is nobody's any more; a processing one keeps its lease.
             conn.execute(
                 "UPDATE kb_documents SET state = ?, progress = COALESCE(?, progress), "
-                "error = ? WHERE kb_id = ? AND doc_id = ?",
-                (state, progress, error, kb_id, doc_id))
+                "error = ?, lease_owner = CASE WHEN ? = 'processing' THEN lease_owner END, "
+                "lease_until = CASE WHEN ? = 'processing' THEN lease_until END "
+                "WHERE kb_id = ? AND doc_id = ?",
+                (state, progress, error, state, state, kb_id, doc_id))
+
+    # -- leases on processing rows -------------------------------------------------
+    def claim(self, kb_id: int, doc_id: str, owner: str, seconds: float) -> bool:
+        """Take the lease on a processing row, atomically: True when it is now
+        `owner`'s (it was free, expired, or already ours)."""
+        now = time.time()
+        with self.db() as conn:
+            cur = conn.execute(
+                "UPDATE kb_documents SET lease_owner = ?, lease_until = ? "
+                "WHERE kb_id = ? AND doc_id = ? AND state = 'processing' AND "
+                "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)",
+                (owner, now + seconds, kb_id, doc_id, owner, now))
+        return cur.rowcount == 1
+
+    def renew(self, owner: str, seconds: float) -> int:
+        """Extend every lease `owner` holds (its heartbeat); how many it holds."""
+        with self.db() as conn:
+            cur = conn.execute(
+                "UPDATE kb_documents SET lease_until = ? "
+                "WHERE lease_owner = ? AND state = 'processing'",
+                (time.time() + seconds, owner))
+        return cur.rowcount
+
+    def release(self, owner: str) -> None:
+        """Give up `owner`'s leases (a server stopping with work unfinished)."""
+        with self.db() as conn:
+            conn.execute("UPDATE kb_documents SET lease_owner = NULL, lease_until = NULL "
+                         "WHERE lease_owner = ?", (owner,))
+
+    def lease_owners(self) -> set[str]:
+        """Who holds leases on processing rows."""
+        with self.db() as conn:
+            rows = conn.execute("SELECT DISTINCT lease_owner FROM kb_documents WHERE "
+                                "state = 'processing' AND lease_owner IS NOT NULL").fetchall()
+        return {r[0] for r in rows}
+
+    def unleased(self) -> list[tuple[int, str]]:
+        """Processing rows nobody holds (never leased, released, or expired)."""
+        with self.db() as conn:
+            rows = conn.execute(
+                "SELECT kb_id, doc_id FROM kb_documents WHERE state = 'processing' AND "
+                "(lease_owner IS NULL OR lease_until < ?) ORDER BY added_at",
+                (time.time(),)).fetchall()
+        return [(r[0], r[1]) for r in rows]
 
     def remove_document(self, kb_id: int, doc_id: str) -> None:
         self.document(kb_id, doc_id)
@@ -281,5 +388,5 @@ class Store:
         for chunk in report["chunks"]:
             chunk["pages"] = [r["page"] for r in chunk["regions"]]
             chunk["why"] = why(chunk["origin"], chunk["chunk_type"], chunk["tokens"],
-                               chunk["heading_path"])
+                               chunk["heading_path"], report.get("layout_engine") or "")
         return report

@@ -1,27 +1,28 @@
 // The strategy parameter form (built from the registry's describe()) and the URL,
-// which holds the whole view: strategy (or `import=<sha256>`), parameters, page and
-// selected chunk. For a knowledgebase document an empty strategy means "the stored
-// chunks".
+// which holds the whole view: strategy (or `import=<sha256>`), parameters, layout
+// engine, page and selected chunk. For a knowledgebase document an empty strategy
+// means "the stored chunks" (read by the knowledgebase's own layout engine).
 import { fill, h } from "./dom.js";
 import { IMPORT, importId, isImport, sourceQuery } from "./sources.js";
 import { MODES, readDisplay, TOGGLES, TOOL_KEYS, writeDisplay } from "./focus.js";
 
-const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "focus", ...TOGGLES, ...TOOL_KEYS, ...MODES]);
+const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "layout", "focus", ...TOGGLES, ...TOOL_KEYS, ...MODES]);
 
 export function intParam(query, name) {
   const value = Number.parseInt(query.get(name) ?? "", 10);
   return Number.isFinite(value) ? value : null;
 }
 
-export function readUrl(defaultStrategy) {
+export function readUrl(defaultStrategy, defaultLayout = "") {
   const query = new URLSearchParams(window.location.search);
   const params = {};
   for (const [key, value] of query) if (!VIEW_KEYS.has(key)) params[key] = value;
   const imported = query.get("import");
   const strategy = imported ? IMPORT + imported : query.get("strategy") || defaultStrategy;
+  const layout = query.get("layout") || defaultLayout;
   return {
-    strategy, params, page: intParam(query, "page"), chunk: intParam(query, "chunk"),
-    display: readDisplay(query), // focus mode and overlay toggles (focus.js)
+    strategy, params, layout, page: intParam(query, "page"), chunk: intParam(query, "chunk"),
+    display: readDisplay(query), // focus mode, overlay toggles and tools (focus.js)
   };
 }
 
@@ -39,6 +40,8 @@ export function writeUrl(view, { push = false } = {}) {
   if (isImport(view.strategy)) query.set("import", importId(view.strategy));
   else if (view.strategy) query.set("strategy", view.strategy);
   for (const [key, value] of Object.entries(view.params)) query.set(key, value);
+  // Stored chunks were read by the knowledgebase's engine: only a preview names one.
+  if (view.strategy && view.layout) query.set("layout", view.layout);
   if (view.page) query.set("page", String(view.page));
   if (view.chunk !== null && view.chunk !== undefined) query.set("chunk", String(view.chunk));
   if (view.display) writeDisplay(query, view.display);
@@ -46,7 +49,9 @@ export function writeUrl(view, { push = false } = {}) {
 }
 
 export function apiQuery(view) {
-  return sourceQuery(view.strategy, view.params);
+  const query = sourceQuery(view.strategy, view.params);
+  if (!query || !view.layout) return query;
+  return `${query}&${new URLSearchParams({ layout: view.layout })}`;
 }
 
 function field(param, raw, idPrefix) {

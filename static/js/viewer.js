@@ -33,6 +33,7 @@ const els = {
   progress: $('[data-testid="progress"]'),
   controls: $('[data-testid="controls"]'),
   select: $('[data-testid="strategy-select"]'),
+  layout: $('[data-testid="layout-select"]'),
   fields: $('[data-testid="param-fields"]'),
   pageInput: $('[data-testid="page-input"]'),
   params: $('[data-testid="params"]'),
@@ -55,7 +56,7 @@ const importNames = new Map(); // "import:<sha256>" -> file name
 const colour = (index) => config.palette[index % config.palette.length];
 
 const state = {
-  view: readUrl(config.strategy), // {strategy, params, page, chunk}
+  view: readUrl(config.strategy, config.default_layout), // {strategy, params, layout, page, chunk}
   report: null,
   index: null, // the report indexed for drawing (report-index.js)
   selected: null,
@@ -531,6 +532,10 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
 
 function buildForm() {
   els.select.value = state.view.strategy;
+  if (stored && !state.view.strategy) state.view.layout = config.default_layout;
+  els.layout.value = state.view.layout;
+  // The stored chunks were read by the knowledgebase's engine; another one is a preview.
+  els.layout.disabled = Boolean(stored) && !state.view.strategy;
   const strategy = strategies.get(state.view.strategy);
   if (strategy) buildParamFields(els.fields, strategy, state.view.params);
   else clear(els.fields);
@@ -553,6 +558,14 @@ function applyForm({ strategyChanged = false } = {}) {
 }
 
 els.select.addEventListener("change", () => applyForm({ strategyChanged: true }));
+els.layout.addEventListener("change", () => {
+  // Another engine reads other lines and blocks: chunk 4 is not the same chunk.
+  state.view.layout = els.layout.value;
+  state.view.chunk = null;
+  state.selected = null;
+  saveView({ push: true });
+  loadReport();
+});
 $('[data-action="back-to-stored"]')?.addEventListener("click", () => {
   els.select.value = "";
   applyForm({ strategyChanged: true });
@@ -596,7 +609,7 @@ attachImport({
 });
 
 window.addEventListener("popstate", () => {
-  state.view = readUrl(config.strategy);
+  state.view = readUrl(config.strategy, config.default_layout);
   buildForm();
   showTools();
   if (state.view.page) column.scrollToPage(state.view.page);

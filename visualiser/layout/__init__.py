@@ -1,22 +1,25 @@
-"""PDF → Layout. An engine (`engines.py`: `builtin` in `pages.py`, …) reads the pages;
+"""PDF → Layout. An engine (`engines.py`: `builtin` in `pages.py`,
+`pymupdf-layout` in `ml.py`) reads the pages;
 `build.py` turns what was read into words, lines and blocks."""
 
 from __future__ import annotations
 
-from visualiser.layout import pages  # noqa: F401  (registers the builtin engine)
+from visualiser.layout import ml, pages  # noqa: F401  (register the builtin and ML engines)
 from visualiser.layout.build import build_layout
 from visualiser.layout.engines import (
     DEFAULT_OPTIONS,
     ENGINES,
     LayoutOptions,
     Progress,
+    describe_engines,
     get_engine,
+    layout_options,
 )
 from visualiser.layout.model import Layout
 from visualiser.layout.ocr import ocr_available
 
-__all__ = ["DEFAULT_OPTIONS", "ENGINES", "LayoutOptions", "extract_layout", "get_engine",
-           "ocr_available"]
+__all__ = ["DEFAULT_OPTIONS", "ENGINES", "LayoutOptions", "describe_engines", "extract_layout",
+           "get_engine", "layout_options", "ocr_available"]
 
 
 def extract_layout(data: bytes, options: LayoutOptions = DEFAULT_OPTIONS,

@@ -7,6 +7,7 @@ them, so nothing downstream knows which engine read the page.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,3 +72,30 @@ def get_engine(name: str) -> type[LayoutEngine]:
     if missing:
         raise BadParameter("layout", f"the {name!r} layout engine cannot run here: {missing}")
     return cls
+
+
+_LANGS = re.compile(r"^[A-Za-z0-9_]+(\+[A-Za-z0-9_]+)*$")
+
+
+def layout_options(engine: str | None = None, ocr_lang: str | None = None,
+                   workers: int | None = None, ocr: bool = True) -> LayoutOptions:
+    """Options from user input (CLI flags, a query string, stored metadata), checked:
+    BadParameter naming the bad one. None means the default."""
+    name = engine or DEFAULT_ENGINE
+    get_engine(name)  # unknown or unavailable: BadParameter("layout", …) listing the valid
+    langs = ocr_lang or DEFAULT_OPTIONS.ocr_lang
+    if not _LANGS.match(langs):
+        raise BadParameter("ocr_lang", f"Tesseract language codes joined by '+', such as "
+                           f"'eng' or 'eng+ara'; got {langs!r}")
+    count = DEFAULT_OPTIONS.workers if workers is None else workers
+    if count < 1:
+        raise BadParameter("workers", f"at least 1 page-reading process, got {count}")
+    return LayoutOptions(name, ocr, langs, count)
+
+
+def describe_engines() -> list[dict[str, object]]:
+    """Every registered engine for the UI and the API: available or why not."""
+    return [{"name": cls.name, "label": cls.label, "explanation": cls.explanation,
+             "available": cls.available() is None, "unavailable_reason": cls.available(),
+             "version": cls.version(), "default": cls.name == DEFAULT_ENGINE}
+            for cls in ENGINES.values()]

@@ -8,6 +8,7 @@ space; `build.py` makes the Layout from it.
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -23,9 +24,21 @@ from visualiser.layout.engines import (
     register,
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
-from visualiser.layout.ocr import ocr_available, ocr_textpage
+from visualiser.layout.ocr import ocr_available, ocr_page
 from visualiser.layout.order import reading_order
+from visualiser.layout.scripts import (
+    Piece,
+    columns,
+    horizontal_lines,
+    is_rtl,
+    is_vertical_piece,
+    needs_chars,
+    normalise,
+    vertical_order,
+    vertical_words,
+)
 from visualiser.layout.tables import find_tables
+from visualiser.lifeline import exit_with_parent
 from visualiser.mupdf import LOCK
 
 _TEXT_FLAGS = (
@@ -43,11 +56,12 @@ class BuiltinEngine(LayoutEngine):
     label = "Builtin (PyMuPDF text layer and font statistics)"
     explanation = ("Words and lines from PyMuPDF's text layer, columns found by recursive "
                    "XY-cut, headings told by font size and weight relative to the body "
-                   "text, ruled tables from PyMuPDF's table finder, OCR by Tesseract.")
+                   "text, ruled tables from the grids the page draws, unruled tables from "
+                   "columns aligned by whitespace, OCR by Tesseract.")
 
     @classmethod
     def version(cls) -> str:
-        return f"1 (PyMuPDF {pymupdf.VersionBind})"
+        return f"2 (PyMuPDF {pymupdf.VersionBind})"
 
     def read(self, data: bytes, options: LayoutOptions,
              progress: Progress | None = None) -> list[PageRead]:
@@ -67,7 +81,9 @@ def read_pages(data: bytes, options: LayoutOptions = DEFAULT_OPTIONS,
     try:
         # spawn, not fork: the web server has threads, and forking those is unsafe
         with ProcessPoolExecutor(max_workers=options.workers,
-                                 mp_context=get_context("spawn")) as pool:
+                                 mp_context=get_context("spawn"),
+                                 initializer=exit_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             for batch in pool.map(_read_batch, batches):
                 pages.extend(batch)
                 if progress:
@@ -105,36 +121,51 @@ def _read_batch(args: tuple[bytes, int, int, LayoutOptions]) -> list[PageRead]:
 
 def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> PageRead:
     textpage = page.get_textpage(flags=_TEXT_FLAGS)
-    used_ocr = False
-    warning = None
-    if not textpage.extractWORDS() and page.get_images():
+    words = textpage.extractWORDS()
+    if not words and page.get_images():
         if options.ocr and ocr_available():
-            textpage = ocr_textpage(page, _TEXT_FLAGS, options)
-            used_ocr = True
-        else:
-            warning = (f"page {page.number + 1} has no text layer and OCR is unavailable "
-                       "(install tesseract-ocr); its words are missing")
-    items = [] if used_ocr else find_tables(page, textpage)
+            return _read_by_ocr(page, options)
+        return _page_read(page, [], warning=(
+            f"page {page.number + 1} has no text layer and OCR is unavailable "
+            "(install tesseract-ocr); its words are missing"))
+    lines, vertical_lines = _lines(textpage, styled=True)
+    # The table finder reads cells across, which scrambles a page set in columns of
+    # vertical text (its ruled frames are not tables); such pages have no tables.
+    mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
+    items = [] if mostly_vertical else find_tables(page, textpage, words)
     table_boxes = [item.bbox for item in items]
-    for line in _lines(textpage, styled=not used_ocr):
-        kept = [w for w in line.words if not _inside_any(w[0], table_boxes)]
-        if len(kept) != len(line.words):
-            if not kept:
-                continue
-            line = RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono,
-                           line.horizontal)
-        items.append(Item("line", line.bbox, line=line))
-    if not used_ocr:
-        pictures = [box for info in page.get_image_info()
-                    if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
-        _mark_labels(items, pictures)
-        items.extend(Item("image", box) for box in pictures)  # no hairline decorations
+    lines = _outside(lines, table_boxes)
+    vertical_lines = _outside(vertical_lines, table_boxes)
+    items.extend(Item("line", line.bbox, line=line) for line in lines)
+    pictures = [box for info in page.get_image_info()
+                if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
+    _mark_labels(items, pictures)
+    items.extend(Item("image", box) for box in pictures)  # no hairline decorations
     rect = page.rect
     text_width = rect.width if page.rotation % 180 == 0 else rect.height
+    vertical = [Item("line", line.bbox, line=line) for line in vertical_lines]
+    if mostly_vertical:  # vertical Japanese: columns right to left, in tiers
+        return _page_read(page, vertical_order(reading_order(items, text_width), vertical))
+    # a few lines written top to bottom on a horizontal page are notes (`_in_order`)
+    return _page_read(page, _in_order(items + vertical, text_width))
+
+
+def _page_read(page: pymupdf.Page, items: list[Item], warning: str | None = None) -> PageRead:
     m = page.rotation_matrix
-    return PageRead(page.number + 1, rect.width, rect.height, page.rotation,
-                    (m.a, m.b, m.c, m.d, m.e, m.f), _in_order(items, text_width),
-                    used_ocr, warning)
+    return PageRead(page.number + 1, page.rect.width, page.rect.height, page.rotation,
+                    (m.a, m.b, m.c, m.d, m.e, m.f), items, False, warning)
+
+
+def _read_by_ocr(page: pymupdf.Page, options: LayoutOptions) -> PageRead:
+    """A scan: OCR'd upright (`ocr.py`). Its text space is the upright scan, so lines
+    run left to right there; `matrix` maps it onto the page as displayed, and the
+    rotation between the two is the page's own plus the turn OCR gave it."""
+    ocr = ocr_page(page, options)
+    items = [Item("line", line.bbox, line=line,
+                  role="paragraph" if ocr.low_confidence else None) for line in ocr.lines]
+    return PageRead(page.number + 1, page.rect.width, page.rect.height,
+                    (page.rotation + ocr.turned) % 360, ocr.matrix,
+                    reading_order(items, ocr.width), True, None, ocr.warnings)
 
 
 def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
@@ -167,27 +198,128 @@ def _in_order(items: list[Item], width: float) -> list[Item]:
     return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
-def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> list[RawLine]:
-    """Text lines with their words and style. OCR text (`styled=False`) comes in one
-    stand-in font, so its bold and monospace flags say nothing and are ignored."""
+def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
+    """Text lines with their words and style: the horizontal lines, and the vertical
+    ones (read top to bottom). OCR text (`styled=False`) comes in one stand-in font, so
+    its bold and monospace flags say nothing and are ignored.
+
+    Ordinary lines take PyMuPDF's own words; lines in a right-to-left or CJK script,
+    and vertical ones, are rebuilt from their characters by `scripts.py`."""
     words_by_line: dict[tuple[int, int], list[WordBox]] = {}
     for x0, y0, x1, y1, text, block_no, line_no, _ in textpage.extractWORDS():
         words_by_line.setdefault((block_no, line_no), []).append(((x0, y0, x1, y1), text))
-    lines = []
+    raw: list[dict] | None = None  # the characters, read only for a page that needs them
+    lines: list[RawLine] = []
+    pieces: list[Piece] = []
     for block_no, block in enumerate(textpage.extractDICT()["blocks"]):
-        for line_no, line in enumerate(block.get("lines", ())):
-            words = words_by_line.get((block_no, line_no))
+        block_lines = [(n, line, "".join(s["text"] for s in line["spans"]))
+                       for n, line in enumerate(block.get("lines", ()))]
+        by_chars = any(needs_chars(text) for _, _, text in block_lines)
+        fragments: list[Piece] = []  # this block's lines to be rebuilt from characters
+        for line_no, line, text in block_lines:
             spans = [s for s in line["spans"] if s["text"].strip()]
-            if not words or not spans:
+            if not spans:
                 continue
-            chars = sum(len(s["text"]) for s in spans)
-            size = sum(s["size"] * len(s["text"]) for s in spans) / chars
-            bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
-            mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
-            dx, dy = line["dir"]
-            lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
-                                 horizontal=dx > 0.9 and abs(dy) < 0.1))
+            size, bold, mono = _style(spans, styled)
+            vertical = is_vertical_piece(line["dir"], line["bbox"], text)
+            if not vertical and not by_chars:
+                words = words_by_line.get((block_no, line_no))
+                if words:
+                    if not text.isascii():
+                        words = [(box, normalise(word)) for box, word in words]
+                    dx, dy = line["dir"]
+                    lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
+                                         horizontal=dx > 0.9 and abs(dy) < 0.1))
+                continue
+            if raw is None:
+                raw = textpage.extractRAWDICT()["blocks"]
+            chars = [(tuple(c["bbox"]), c["c"])
+                     for s in raw[block_no]["lines"][line_no]["spans"] for c in s["chars"]]
+            piece = Piece(tuple(line["bbox"]), chars, size, (bold, mono))
+            (pieces if vertical else fragments).append(piece)
+        # MuPDF cuts a right-to-left line where the direction changes: its fragments on
+        # one baseline are one line again. Other lines stay as MuPDF cut them.
+        rtl = any(is_rtl(c) for _, _, text in block_lines for c in text)
+        lines.extend(_lines_from_chars(fragments, join_rows=rtl))
+    vertical_lines: list[RawLine] = []
+    chains = columns(pieces)
+    for column in chains:
+        if len(column) == 1 and not _written_down(column[0]) and not _in_line_with(
+                column[0], chains):
+            lines.extend(_lines_from_chars(column))  # a lone wide character, not a column
+            continue
+        size = max(p.size for p in column)
+        words = vertical_words([c for p in column for c in p.chars], size)
+        if words:
+            bold, mono = (all(p.styled[i] for p in column) for i in (0, 1))
+            vertical_lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
+                                          horizontal=False))
+    return lines, vertical_lines
+
+
+def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
+    chars = sum(len(s["text"]) for s in spans)
+    size = sum(s["size"] * len(s["text"]) for s in spans) / chars
+    bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
+    mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
+    return size, bold, mono
+
+
+def _written_down(piece: Piece) -> bool:
+    return piece.box[3] - piece.box[1] > 1.6 * (piece.box[2] - piece.box[0])
+
+
+def _in_line_with(piece: Piece, chains: list[list[Piece]]) -> bool:
+    """Is `piece` right above or below a column (an item number set apart from it)?"""
+    x = (piece.box[0] + piece.box[2]) / 2
+    width = piece.box[2] - piece.box[0]
+    return any(len(chain) > 1 and abs((chain[0].box[0] + chain[0].box[2]) / 2 - x) < 0.35 * width
+               for chain in chains)
+
+
+def _lines_from_chars(fragments: list[Piece], *, join_rows: bool = False) -> list[RawLine]:
+    """Lines rebuilt from their characters; with `join_rows`, the fragments of a block
+    that share a baseline joined into one line first."""
+    lines: list[RawLine] = []
+    rows: list[list[Piece]] = []
+    for piece in sorted(fragments, key=lambda p: p.box[1]) if join_rows else fragments:
+        if join_rows and rows and _same_row(rows[-1], piece):
+            rows[-1].append(piece)
+        else:
+            rows.append([piece])
+    for row in rows:
+        chars = sum(len(p.chars) for p in row) or 1
+        size = sum(p.size * len(p.chars) for p in row) / chars
+        bold, mono = (all(p.styled[i] for p in row) for i in (0, 1))
+        for words in horizontal_lines([c for p in row for c in p.chars], size):
+            lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
     return lines
+
+
+def _same_row(row: list[Piece], piece: Piece) -> bool:
+    top, bottom = min(p.box[1] for p in row), max(p.box[3] for p in row)
+    overlap = min(bottom, piece.box[3]) - max(top, piece.box[1])
+    # a row may hold fragments of two columns: `horizontal_lines` cuts it at the gutter
+    return overlap >= 0.5 * min(bottom - top, piece.box[3] - piece.box[1])
+
+
+def _word_count(lines: list[RawLine]) -> int:
+    return sum(len(line.words) for line in lines)
+
+
+def _outside(lines: list[RawLine], boxes: list[BBox]) -> list[RawLine]:
+    """`lines` without their words inside any of `boxes` (a table's cells hold them)."""
+    if not boxes:
+        return lines
+    out = []
+    for line in lines:
+        kept = [w for w in line.words if not _inside_any(w[0], boxes)]
+        if len(kept) == len(line.words):
+            out.append(line)
+        elif kept:
+            out.append(RawLine(union(b for b, _ in kept), kept, line.size, line.bold, line.mono,
+                               line.horizontal))
+    return out
 
 
 def _inside_any(box: BBox, boxes: list[BBox]) -> bool:

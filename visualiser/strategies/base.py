@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from visualiser.errors import BadParameter, UnknownStrategy
+from visualiser.errors import BadParameter, LimitExceeded, UnknownStrategy
 from visualiser.markdown import SourceMarkdown, Traced
 
 # A banner as the strategy writes it: text, with chunk numbers (ints) where it names chunks.
@@ -113,6 +113,8 @@ class Strategy(ABC):
         settings = {p.name: p.default for p in cls.params}
         settings.update({name: known[name].parse(value) for name, value in raw.items()})
         cls.check(settings)
+        if cls.sizing is not None:
+            check_overlap(settings, cls.sizing[0], cls.sizing[1])
         return settings
 
     @classmethod  # noqa: B027 (an optional hook: most strategies need no cross-checks)
@@ -146,6 +148,16 @@ class Strategy(ABC):
             "banner": cls.banner,
             "params": [p.to_dict() for p in cls.params],
         }
+
+
+def check_overlap(settings: Mapping[str, Any], size_name: str, overlap_name: str) -> None:
+    """An overlap of at most half the size: beyond it every word is stored more than
+    twice, and a window advancing by one unit makes as many chunks as the text is long."""
+    size, overlap = settings[size_name], settings[overlap_name]
+    if overlap > size // 2:
+        raise LimitExceeded(
+            overlap_name, f"at most half of {size_name} ({size} // 2 = {size // 2}), got "
+            f"{overlap}", size // 2)
 
 
 STRATEGIES: dict[str, type[Strategy]] = {}

@@ -17,7 +17,14 @@ from typing import Any
 
 from visualiser.errors import BadParameter
 from visualiser.markdown import MdBlock, SourceMarkdown, Traced
-from visualiser.strategies.base import Chunk, ChunkType, Param, Strategy, register
+from visualiser.strategies.base import (
+    Chunk,
+    ChunkType,
+    Param,
+    Strategy,
+    check_overlap,
+    register,
+)
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import ENCODINGS, count_tokens
 
@@ -77,6 +84,7 @@ class StructureAware(Strategy):
                 "overlap_token_size",
                 f"must be smaller than max_token_size ({settings['max_token_size']})",
             )
+        check_overlap(settings, "max_token_size", "overlap_token_size")
 
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
         return _Splitter(source, settings).run()

@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, g, request
 
-from visualiser import knowledgebase, resources, store
+from visualiser import budget, knowledgebase, resources, store
 from visualiser.pipeline import MAX_PAGES
 from visualiser.web.api import api
 from visualiser.web.compare_pages import compare_pages
@@ -18,12 +18,29 @@ from visualiser.web.errors import register_error_handler
 from visualiser.web.kb_api import kb_api
 from visualiser.web.kb_pages import kb_pages
 from visualiser.web.pages import pages
+from visualiser.web.security import LOCAL_NAMES, protect
 from visualiser.web.state import WebState
+from visualiser.web.uploads import StreamingRequest
 
 
 def default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "chunk-visualiser"
+
+
+def watch_for_disconnects(app: Flask) -> None:
+    """Long computations stop when their client has gone (waitress tells us)."""
+
+    @app.before_request
+    def _watch() -> None:
+        gone = request.environ.get("waitress.client_disconnected")
+        g.client_watch = budget.watch_client(gone if callable(gone) else None)
+
+    @app.teardown_request
+    def _unwatch(_: BaseException | None) -> None:
+        token = g.pop("client_watch", None)
+        if token is not None:
+            budget.unwatch(token)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -32,6 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(resources.templates_dir()),
         static_folder=str(resources.static_dir()),
     )
+    app.request_class = StreamingRequest  # uploads go to disk as they arrive
     app.config.from_mapping(
         SAMPLES_DIR=resources.samples_dir(),
         CACHE_DIR=default_cache_dir(),
@@ -42,9 +60,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_IMPORT_BYTES=16 * 1024 * 1024,  # an imported chunks file (JSON/JSONL)
         MAX_UPLOAD_PAGES=MAX_PAGES,
         PROCESSING_WORKERS=1,
+        DEFAULT_LAYOUT="builtin",  # the samples' viewer; `serve --layout` sets it
+        LAYOUT_WORKERS=1,  # processes reading the pages of one document; `serve --workers`
         RESUME_PROCESSING=True,  # re-queue documents a stopped server left unprocessed
         DOCUMENT_CACHE_SIZE=8,
         REPORT_CACHE_SIZE=64,
+        REPORT_TIME_BUDGET=10.0,  # seconds for one chunk report; then 503
+        LEASE_SECONDS=30.0,  # a processing row is this server's for so long, renewed
+        # Host names answered (DNS rebinding); None answers any. `serve` sets it.
+        ALLOWED_HOSTS=list(LOCAL_NAMES),
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -56,6 +80,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(kb_api, url_prefix="/api/knowledgebases")
     register_error_handler(app)
+    protect(app)
+    watch_for_disconnects(app)
     if app.config["RESUME_PROCESSING"]:
         web_state.processor.resume()
     return app

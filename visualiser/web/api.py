@@ -10,6 +10,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from visualiser import export
 from visualiser.errors import BadParameter, NotFound
+from visualiser.layout import describe_engines
 from visualiser.render import parse_scale
 from visualiser.web import sources
 from visualiser.web.state import state, strategies
@@ -55,9 +56,16 @@ def list_strategies() -> Response:
     return jsonify(default=state().default_strategy, strategies=strategies())
 
 
+@api.get("/layout-engines")
+def layout_engines() -> Response:
+    """The registry: names, labels, whether each can run here (and why not), version."""
+    return jsonify(default=state().default_layout.engine, engines=describe_engines())
+
+
 @api.get("/documents/<doc_id>/chunks")
 def chunks(doc_id: str) -> Response:
-    """`?strategy=…` and its parameters, or `?import=<sha256>` for an imported file."""
+    """`?strategy=…` and its parameters, or `?import=<sha256>` for an imported file;
+    `&layout=…` names the layout engine."""
     entry = state().library.entry(doc_id)
     report = sources.report(entry, sources.from_args(request.args))
     return Response(report.json_bytes(), mimetype="application/json")

@@ -149,7 +149,7 @@ def sample(doc_id: str) -> tuple[str, int]:
 def stored(kb_id: int, doc_id: str) -> tuple[str, int]:
     store = state().store
     kb = store.knowledgebase(kb_id)
-    entry = stored_entry(kb_id, doc_id)
+    entry = stored_entry(kb_id, doc_id, lenient=True)
     doc = document_dict(kb_id, store.document(kb_id, doc_id))
     defaults = default_sides(request.args.get("left"), kb.chunking_strategy, stored=True)
     sides = read_sides(request.args, defaults, stored_ok=True)

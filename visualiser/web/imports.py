@@ -24,6 +24,7 @@ from visualiser.imported import BadImport, parse_chunks
 from visualiser.library import safe_name
 from visualiser.render import write_atomically
 from visualiser.web.units import human_size
+from visualiser.web.uploads import sent_name
 
 _ID = re.compile(r"[0-9a-f]{64}")
 
@@ -69,7 +70,7 @@ class ImportFiles:
             )
         # One byte past the limit is enough to know it is too big.
         data = upload.read(self.max_bytes + 1)
-        return self.add(data, safe_name(upload.filename, default="chunks.json"))
+        return self.add(data, safe_name(sent_name(upload.filename), default="chunks.json"))
 
     def add(self, data: bytes, name: str) -> tuple[ImportedFile, bool]:
         if not data:

@@ -10,13 +10,21 @@ The worker is a daemon thread, not a ThreadPoolExecutor: an executor makes the
 interpreter wait at exit until its whole queue is processed, so stopping the server
 would hang behind a queue of big PDFs. A document interrupted that way is still
 "processing" in the database and is queued again when the app starts (`resume`).
+
+Several servers may share one database. A worker takes a lease on a row before it
+processes it (atomically, `Store.claim`), and a heartbeat renews the leases this
+server holds; another server skips a leased row, and its own heartbeat picks the row
+up only once the lease has expired — the server holding it has died.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import socket
 import threading
+import uuid
 from concurrent.futures import Future
 
 from visualiser import ingest
@@ -26,30 +34,60 @@ from visualiser.store import Store
 log = logging.getLogger(__name__)
 
 _STOP = None  # what a worker finds in the queue when it should end
+LEASE_SECONDS = 30.0
+
+
+def _dead_here(owner: str) -> bool:
+    """Is `owner` a server process on this machine that no longer runs? (A server killed
+    with SIGKILL and restarted need not wait for its old lease to expire.)"""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists, owned by someone else
+        return False
+    return False
 
 
 class Processor:
-    def __init__(self, store: Store, library: Library, workers: int = 1) -> None:
+    def __init__(self, store: Store, library: Library, workers: int = 1,
+                 lease_seconds: float = LEASE_SECONDS, sweep: bool = True,
+                 layout_workers: int = 1) -> None:
         self.store = store
         self.library = library
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+        self.lease_seconds = lease_seconds
+        self._sweep = sweep  # also take over rows whose lease has expired
+        self.layout_workers = layout_workers
         self._workers = max(1, workers)
         self._queue: queue.Queue[tuple[int, str, Future[None]] | None] = queue.Queue()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._pending: set[Future[None]] = set()
         self._running: set[tuple[int, str]] = set()  # (kb, doc) a worker is on now
+        self._queued: set[tuple[int, str]] = set()
+        self._stopping = threading.Event()
+        self._heartbeat: threading.Thread | None = None
 
     def _start(self) -> None:
         # Started on first use: an app that never processes anything has no thread.
         with self._lock:
             if self._threads:
                 return
+            self._stopping.clear()
             for number in range(self._workers):
                 thread = threading.Thread(
                     target=self._work, name=f"kb-processing-{number}", daemon=True
                 )
                 thread.start()
                 self._threads.append(thread)
+            self._heartbeat = threading.Thread(
+                target=self._beat, name="kb-processing-heartbeat", daemon=True)
+            self._heartbeat.start()
 
     def _work(self) -> None:
         while (job := self._queue.get()) is not _STOP:
@@ -58,7 +96,12 @@ class Processor:
                 with self._lock:
                     self._running.add((kb_id, doc_id))
                 try:
-                    ingest.process(self.store, kb_id, doc_id, on_processed=self.library.remember)
+                    if self.store.claim(kb_id, doc_id, self.owner, self.lease_seconds):
+                        ingest.process(self.store, kb_id, doc_id,
+                                       on_processed=self.library.remember,
+                                       workers=self.layout_workers)
+                    else:  # another server holds it (or it is no longer processing)
+                        log.info("%s is leased by another server; skipped", doc_id)
                     future.set_result(None)
                 except BaseException as error:  # process() never raises; be sure anyway
                     log.exception("processing %s in knowledgebase %s failed", doc_id, kb_id)
@@ -66,12 +109,24 @@ class Processor:
             with self._lock:
                 self._pending.discard(future)
                 self._running.discard((kb_id, doc_id))
+                self._queued.discard((kb_id, doc_id))
+
+    def _beat(self) -> None:
+        """Renew this server's leases; take over rows whose lease has expired."""
+        while not self._stopping.wait(self.lease_seconds / 3):
+            try:
+                self.store.renew(self.owner, self.lease_seconds)
+                if self._sweep:
+                    self.resume()
+            except Exception:  # a locked or vanished database: try again next beat
+                log.exception("processing heartbeat failed")
 
     def submit(self, kb_id: int, doc_id: str) -> Future[None]:
         self._start()
         future: Future[None] = Future()
         with self._lock:
             self._pending.add(future)
+            self._queued.add((kb_id, doc_id))
         self._queue.put((kb_id, doc_id, future))
         return future
 
@@ -82,14 +137,19 @@ class Processor:
             return (kb_id, doc_id) in self._running
 
     def resume(self) -> int:
-        """Queue the documents a previous run left half-processed (the server stopped
-        while they were in the queue); otherwise they would say "processing" forever."""
+        """Queue the processing rows no server holds — left by a stopped server, or by
+        one whose lease has expired; otherwise they would say "processing" forever."""
+        for owner in self.store.lease_owners():
+            if owner != self.owner and _dead_here(owner):
+                log.info("the server %s is gone; its leases are free", owner)
+                self.store.release(owner)
         count = 0
-        for kb in self.store.knowledgebases():
-            for doc in self.store.documents(kb.id):
-                if doc["state"] == "processing":
-                    self.submit(kb.id, doc["id"])
-                    count += 1
+        for kb_id, doc_id in self.store.unleased():
+            with self._lock:
+                if (kb_id, doc_id) in self._queued:
+                    continue
+            self.submit(kb_id, doc_id)
+            count += 1
         if count:
             log.info("resumed processing of %d document(s)", count)
         return count
@@ -119,9 +179,17 @@ class Processor:
                 job[2].cancel()
                 with self._lock:
                     self._pending.discard(job[2])
+        self._stopping.set()
         with self._lock:
             threads, self._threads = self._threads, []
+            heartbeat, self._heartbeat = self._heartbeat, None
         for _ in threads:
             self._queue.put(_STOP)
         for thread in threads:
             thread.join(timeout)
+        if heartbeat is not None:
+            heartbeat.join(timeout)
+        try:
+            self.store.release(self.owner)  # what is unfinished is free for others now
+        except Exception:
+            log.exception("releasing the processing leases failed")

@@ -4,6 +4,7 @@ and the JSON API, so both paths validate and default exactly alike."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from werkzeug.datastructures import FileStorage
@@ -13,13 +14,15 @@ from visualiser.errors import BadParameter
 from visualiser.library import safe_name
 from visualiser.store import Knowledgebase
 from visualiser.web.state import state
+from visualiser.web.uploads import ReceivedFile, sent_name
 
 MAX_NAME_LENGTH = 200
 
 
-def create(name: Any, strategy: Any = None, params: Any = None) -> Knowledgebase:
-    """A new knowledgebase. No strategy (None or "") means the default, decided by
-    `knowledgebase.new_metadata` and nowhere else."""
+def create(name: Any, strategy: Any = None, params: Any = None, layout: Any = None,
+           ocr_lang: Any = None) -> Knowledgebase:
+    """A new knowledgebase. No strategy or layout (None or "") means the default,
+    decided by `knowledgebase.new_metadata` and nowhere else."""
     if not isinstance(name, str) or not name.strip():
         raise BadParameter("name", "a knowledgebase needs a name")
     if len(name.strip()) > MAX_NAME_LENGTH:
@@ -30,7 +33,11 @@ def create(name: Any, strategy: Any = None, params: Any = None) -> Knowledgebase
         raise BadParameter(
             "chunking_params", "expected an object of parameter names and values"
         )
-    metadata = knowledgebase.new_metadata(strategy or None, params)
+    for field, value in (("layout", layout), ("ocr_lang", ocr_lang)):
+        if value is not None and not isinstance(value, str):
+            raise BadParameter(field, f"expected a string, got {value!r}")
+    metadata = knowledgebase.new_metadata(strategy or None, params, layout=layout or None,
+                                          ocr_lang=ocr_lang or None)
     return state().store.create_knowledgebase(name, metadata)
 
 
@@ -40,9 +47,15 @@ def add_document(kb_id: int, upload: FileStorage | None) -> tuple[ingest.Admitte
     if upload is None or not upload.filename:
         raise BadParameter("file", "send the PDF as a multipart form field named 'file'")
     web = state()
+    received = upload.stream
+    if isinstance(received, ReceivedFile):  # streamed to disk and hashed on arrival
+        data: bytes | Path = received.finish()
+        doc_id: str | None = received.sha256()
+    else:
+        data, doc_id = upload.read(), None
     admitted = ingest.admit(
-        web.store, kb_id, upload.read(), safe_name(upload.filename),
-        max_pages=web.max_upload_pages,
+        web.store, kb_id, data, safe_name(sent_name(upload.filename)),
+        max_pages=web.max_upload_pages, doc_id=doc_id,
     )
     if admitted.new:
         web.processor.submit(kb_id, admitted.doc_id)

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from visualiser import export, ingest
-from visualiser.errors import BadParameter, NotFound
+from visualiser.errors import BadParameter, BadPdf, NotFound
 from visualiser.library import Entry
 from visualiser.render import parse_scale
 from visualiser.web import kb_actions, sources
@@ -27,11 +27,23 @@ def json_response(body: Any, status: int = 200) -> Response:
     return Response(data, status=status, mimetype="application/json")
 
 
-def stored_entry(kb_id: int, doc_id: str) -> Entry:
-    """Page sizes (and the file) of a knowledgebase document; 404 if it is not there."""
+def stored_entry(kb_id: int, doc_id: str, lenient: bool = False) -> Entry:
+    """Page sizes (and the file) of a knowledgebase document; 404 if it is not there.
+    A file that cannot be read is BadPdf (422) with the reason — or, when `lenient`
+    (the pages that show a document's state and its failure), an entry without pages."""
     web = state()
     doc = web.store.document(kb_id, doc_id)
-    return web.library.stored_entry(doc_id, doc["name"], web.store.pdf_path(doc_id))
+    path = web.store.pdf_path(doc_id)
+    try:
+        return web.library.stored_entry(doc_id, doc["name"], path)
+    except (BadPdf, OSError) as error:
+        if not lenient:
+            raise BadPdf(f"{doc['name']} cannot be shown: {_reason(error)}") from None
+        return Entry(doc_id, doc["name"], int(doc["size"]), (), "knowledgebase", path)
+
+
+def _reason(error: Exception) -> str:
+    return error.message if isinstance(error, BadPdf) else f"its file cannot be read ({error})"
 
 
 # --- knowledgebases -----------------------------------------------------------------
@@ -52,9 +64,10 @@ def create() -> tuple[Response, int]:
     if not isinstance(body, dict):
         raise BadParameter(
             "body", 'send a JSON object: {"name": ..., "chunking_strategy"?: ..., '
-            '"chunking_params"?: {...}}')
+            '"chunking_params"?: {...}, "layout"?: ..., "ocr_lang"?: ...}')
     kb = kb_actions.create(
-        body.get("name"), body.get("chunking_strategy"), body.get("chunking_params")
+        body.get("name"), body.get("chunking_strategy"), body.get("chunking_params"),
+        body.get("layout"), body.get("ocr_lang"),
     )
     return jsonify(kb_dict(kb, documents=[])), 201
 
@@ -107,7 +120,7 @@ def chunks(kb_id: int, doc_id: str) -> Response:
     """The stored chunks; with `?strategy=…` (or `?import=<sha256>`) a preview computed
     from the stored PDF instead, marked `"preview": true`, which changes nothing stored."""
     web = state()
-    if not (request.args.get("strategy") or request.args.get("import")):
+    if not any(request.args.get(key) for key in ("strategy", "import", "layout")):
         body = ingest.stored_report(web.store, kb_id, doc_id)
         tokenizer = (body.get("parameters") or {}).get("tokenizer")
         tokens = web.library.document_tokens(doc_id, *([tokenizer] if tokenizer else []))
@@ -116,7 +129,13 @@ def chunks(kb_id: int, doc_id: str) -> Response:
         return json_response(body)
     kb = web.store.knowledgebase(kb_id)
     doc = web.store.document(kb_id, doc_id)
-    source = sources.from_args(request.args)
+    # A preview reads the pages as the knowledgebase does unless `layout=` says otherwise;
+    # `layout=` alone previews the stored strategy and parameters under another engine.
+    source = sources.from_args(request.args, layout=kb.layout_options)
+    if not (request.args.get("strategy") or request.args.get("import")) and kb.chunking_strategy:
+        source = sources.Source("strategy", kb.chunking_strategy,
+                                {k: str(v) for k, v in kb.chunking_params.items()},
+                                layout=source.layout)
     if doc["state"] == "processing":
         # The worker is extracting this layout right now; a preview would do it twice.
         raise Conflict(f"{doc['name']} is still being processed; a preview is possible "
@@ -126,6 +145,7 @@ def chunks(kb_id: int, doc_id: str) -> Response:
         "preview": True,
         "knowledgebase": {"id": kb.id, "name": kb.name},
         "stored_strategy": kb.chunking_strategy,
+        "stored_layout": kb.layout_options.engine,
     }
     return Response(report.json_bytes(extra), mimetype="application/json")
 

@@ -26,7 +26,8 @@ def create() -> Response | tuple[str, int]:
     form = {"name": request.form.get("name", ""),
             "chunking_strategy": request.form.get("chunking_strategy", "")}
     try:
-        kb = kb_actions.create(form["name"], form["chunking_strategy"])
+        kb = kb_actions.create(form["name"], form["chunking_strategy"],
+                               layout=request.form.get("layout") or None)
     except VisualiserError as error:
         # Back to the form with what was typed and why it was refused.
         return render_index(form=form, error=error.message, status=error.status)
@@ -70,12 +71,13 @@ def upload(kb_id: int) -> Response:
 def viewer(kb_id: int, doc_id: str) -> str:
     store = state().store
     kb = store.knowledgebase(kb_id)
-    entry = stored_entry(kb_id, doc_id)
+    entry = stored_entry(kb_id, doc_id, lenient=True)
     doc = document_dict(kb_id, store.document(kb_id, doc_id))
     # No strategy in the URL: the stored chunks. A strategy or an import: a preview
     # (validated here, so an unknown one is a 400/404 page rather than a broken viewer).
     previewing = request.args.get("strategy") or request.args.get("import")
-    source = sources.from_args(request.args) if previewing else sources.Source("stored")
+    source = (sources.from_args(request.args, layout=kb.layout_options) if previewing
+              else sources.Source("stored", layout=kb.layout_options))
     urls = {
         "chunks": doc["links"]["chunks"],
         "page_image": url_for("kb_api.page_image", kb_id=kb_id, doc_id=doc_id, number=0),
@@ -90,6 +92,7 @@ def viewer(kb_id: int, doc_id: str) -> str:
         "chunking_strategy": kb.chunking_strategy,
         "label": kb_label(kb.chunking_strategy),
         "state": doc["state"],
+        "layout": kb.layout_options.engine,
     }
     return render_template(
         "viewer.html", entry=entry, config=viewer_config(entry, source, urls, stored),

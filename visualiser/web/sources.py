@@ -6,10 +6,11 @@ comparison go through here, so they accept and refuse exactly the same things.""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from visualiser.errors import BadParameter
+from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, layout_options
 from visualiser.library import Entry, Report
 from visualiser.strategies import get_strategy
 from visualiser.web.imports import ImportedFile
@@ -25,6 +26,7 @@ class Source:
     strategy: str | None = None
     params: Mapping[str, str] = field(default_factory=dict)
     imported: ImportedFile | None = None
+    layout: LayoutOptions = DEFAULT_OPTIONS  # which engine reads the pages
 
     @property
     def value(self) -> str:
@@ -54,16 +56,30 @@ def check(source: Source) -> None:
         get_strategy(source.strategy).settings(source.params)
 
 
-def from_args(args: Mapping[str, str], default: str | None = None) -> Source:
+def layout_from_args(args: Mapping[str, str], default: LayoutOptions | None = None
+                     ) -> LayoutOptions:
+    """`layout=<engine>` (BadParameter listing the engines when unknown), else `default`
+    (a knowledgebase's stored layout), else the app's."""
+    base = default or state().default_layout
+    name = args.get("layout")
+    if not name or name == base.engine:
+        return base
+    return layout_options(name, base.ocr_lang, base.workers, base.ocr)
+
+
+def from_args(args: Mapping[str, str], default: str | None = None,
+              layout: LayoutOptions | None = None) -> Source:
     """The viewer's and the chunks API's query string: `strategy=…` and its parameters,
-    or `import=<sha256>` alone."""
+    or `import=<sha256>` alone; and `layout=…`, the engine that reads the pages."""
     params = {key: value for key, value in args.items() if key not in VIEW_KEYS}
+    options = layout_from_args(args, layout)
     import_id = args.get("import")
     if import_id:
         if args.get("strategy"):
             raise BadParameter("import", "name a strategy or an imported file, not both")
-        return import_source(import_id, params)
-    return strategy_source(args.get("strategy") or default or state().default_strategy, params)
+        return replace(import_source(import_id, params), layout=options)
+    source = strategy_source(args.get("strategy") or default or state().default_strategy, params)
+    return replace(source, layout=options)
 
 
 def from_value(value: str, params: Mapping[str, str], stored_ok: bool) -> Source:
@@ -87,7 +103,8 @@ def report(entry: Entry, source: Source) -> Report:
     if source.imported is not None:
         imported = source.imported
         return library.imported(
-            entry, imported.id, imported.name, lambda: state().imports.data(imported.id)
+            entry, imported.id, imported.name, lambda: state().imports.data(imported.id),
+            source.layout,
         )
     assert source.strategy is not None, "stored chunks are read from the store"
-    return library.report(entry, source.strategy, source.params)
+    return library.report(entry, source.strategy, source.params, source.layout)

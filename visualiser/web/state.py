@@ -9,6 +9,8 @@ from typing import Any
 
 from flask import current_app
 
+from visualiser.errors import VisualiserError
+from visualiser.layout import LayoutOptions, layout_options
 from visualiser.library import Library
 from visualiser.render import PageImageCache
 from visualiser.store import Store
@@ -17,7 +19,7 @@ from visualiser.web.imports import ImportFiles
 from visualiser.web.jobs import Processor
 
 # Query-string names that belong to the view, not to the strategy's parameters.
-VIEW_KEYS = frozenset({"strategy", "import", "page", "chunk"})
+VIEW_KEYS = frozenset({"strategy", "import", "page", "chunk", "layout"})
 
 
 @dataclass(slots=True)
@@ -29,6 +31,7 @@ class WebState:
     imports: ImportFiles
     default_strategy: str  # what the samples' viewer opens with
     max_upload_pages: int
+    default_layout: LayoutOptions  # the layout engine the samples' viewer opens with
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> WebState:
@@ -39,18 +42,30 @@ class WebState:
             Path(config["SAMPLES_DIR"]),
             documents=config["DOCUMENT_CACHE_SIZE"],
             reports=config["REPORT_CACHE_SIZE"],
+            time_budget=config.get("REPORT_TIME_BUDGET"),
         )
         store = Store(config["DATABASE"])
+        try:
+            layout = layout_options(config["DEFAULT_LAYOUT"], workers=config["LAYOUT_WORKERS"])
+        except VisualiserError:  # an engine that cannot run here: fall back, still start
+            layout = layout_options(workers=config["LAYOUT_WORKERS"])
+        library.layout_workers = layout.workers
         return cls(
             library=library,
             images=PageImageCache(Path(config["CACHE_DIR"])),
             store=store,
-            processor=Processor(store, library, workers=config["PROCESSING_WORKERS"]),
+            processor=Processor(
+                store, library, workers=config["PROCESSING_WORKERS"],
+                lease_seconds=float(config.get("LEASE_SECONDS", 30)),
+                sweep=bool(config.get("RESUME_PROCESSING", True)),
+                layout_workers=layout.workers,
+            ),
             imports=ImportFiles(
                 Path(config["CACHE_DIR"]) / "imports", int(config["MAX_IMPORT_BYTES"])
             ),
             default_strategy=default,
             max_upload_pages=int(config["MAX_UPLOAD_PAGES"]),
+            default_layout=layout,
         )
 
     def close(self) -> None:

@@ -3,11 +3,13 @@ place that turns store rows into view data, so templates only loop and print."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import url_for
 
 from visualiser import knowledgebase
+from visualiser.layout import describe_engines
 from visualiser.library import Entry
 from visualiser.render import PALETTE
 from visualiser.store import Knowledgebase
@@ -74,7 +76,10 @@ def processing_phase(kb_id: int, doc: dict[str, Any]) -> str:
     read; chunks are being made and stored), else its state ("ready", "failed")."""
     if doc["state"] != "processing":
         return str(doc["state"])
-    if not state().processor.is_running(kb_id, doc["id"]):
+    # Worked on here, or under another server's live lease (several servers may share
+    # one database): being read. Otherwise it waits in a queue.
+    leased = doc.get("lease_until") is not None and float(doc["lease_until"]) > time.time()
+    if not (state().processor.is_running(kb_id, doc["id"]) or leased):
         return "queued"
     return "chunking" if float(doc["progress"]) >= 1 else "reading"
 
@@ -138,6 +143,10 @@ def viewer_config(
         "document": document_config(entry),
         "strategies": strategies(),
         "strategy": "" if source.kind == "stored" else source.value,
+        "layouts": describe_engines(),
+        "layout": source.layout.engine,
+        # What a URL without `layout=` means: the knowledgebase's engine or the app's.
+        "default_layout": stored["layout"] if stored else state().default_layout.engine,
         # Names of the imported files the URL refers to, for the selector's label.
         "imports": [source.imported.to_dict()] if source.imported else [],
         "palette": list(PALETTE),

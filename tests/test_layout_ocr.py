@@ -1,0 +1,165 @@
+"""OCR that says what it did: scans turned upright, boxes on the glyphs of the page
+as shown, low confidence and missing language packs reported. Scans are made here:
+text rendered to an image, turned, and placed on a page with no text layer."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from visualiser.layout.build import build_layout
+from visualiser.layout.engines import LayoutOptions
+from visualiser.layout.ocr import installed_languages, ocr_available
+from visualiser.layout.pages import read_page
+
+pytestmark = pytest.mark.skipif(not ocr_available(), reason="tesseract is not installed")
+CORPUS = Path(os.environ.get("VISUALISER_CORPUS")
+              or Path(__file__).resolve().parents[1].parent / "shared" / "corpus")
+DPI = 150
+TITLE = "Warehouse Access Rules"
+TEXT = ("Drivers should stay in the marked waiting area while "
+        "their vehicle is loaded. Only staff with a valid access card may enter the racking "
+        "aisles. Visitors sign in at the gatehouse and wear a high-visibility vest.")
+CHINESE_TITLE = "第一章 商品"
+CHINESE = ("现在我们进一步考察这个问题。一种特殊的商品，按各种极不相同的比例"
+           "与别的商品交换。但是，它的交换价值，无论采用何种表现方式，都是同一的。")
+
+
+def scan(source: pymupdf.Page, turn: int) -> tuple[pymupdf.Document, pymupdf.Matrix]:
+    """`source` as a scan turned `turn` degrees clockwise: an image filling a page with
+    no text layer. Also the matrix from `source` coordinates to the scan page's."""
+    zoom = DPI / 72
+    render = pymupdf.Matrix(zoom, zoom).prerotate(turn)
+    pix = source.get_pixmap(matrix=render)
+    x0, y0 = pix.irect[:2]
+    doc = pymupdf.open()
+    page = doc.new_page(width=pix.width / zoom, height=pix.height / zoom)
+    page.insert_image(page.rect, stream=pix.tobytes("png"))
+    to_scan = render * pymupdf.Matrix(1, 0, 0, 1, -x0, -y0) * pymupdf.Matrix(1 / zoom, 1 / zoom)
+    return doc, to_scan
+
+
+def text_page(title: str, text: str, fontname: str = "helv",
+              fontsize: float = 16) -> pymupdf.Document:
+    """A page with a title set large and a paragraph under it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((60, 90), title, fontname=fontname, fontsize=fontsize * 1.8)
+    page.insert_textbox(pymupdf.Rect(60, 120, 540, 600), text, fontname=fontname,
+                        fontsize=fontsize)
+    return doc
+
+
+def shown(read, box) -> pymupdf.Rect:
+    return pymupdf.Rect(box) * pymupdf.Matrix(*read.matrix)
+
+
+@pytest.mark.parametrize("turn", [180, 90])
+def test_a_turned_scan_is_read_upright_with_boxes_on_its_glyphs(turn):
+    source = text_page(TITLE, TEXT)
+    truth = [(w[4], pymupdf.Rect(w[:4])) for w in source[0].get_text("words")]
+    doc, to_scan = scan(source[0], turn)
+    read = read_page(doc[0], LayoutOptions())
+    assert read.ocr
+    words = [w for item in read.items for w in item.line.words]
+    assert [t for _, t in words] == [t for t, _ in truth]
+    shares = []
+    for (box, text), (_, expected) in zip(words, truth, strict=True):
+        glyphs = expected * to_scan  # where the word's glyphs are on the scan page
+        got = shown(read, box)
+        share = (got & glyphs).get_area() / got.get_area()  # of the OCR box on the glyphs
+        assert share >= 0.6 and glyphs.contains((got.tl + got.br) / 2), (text, got, glyphs)
+        shares.append(share)
+    assert sorted(shares)[len(shares) // 2] >= 0.98  # Tesseract's boxes hug the ink
+    assert any(f"turned {(360 - turn) % 360}°" in w for w in read.warnings), read.warnings
+    layout = build_layout([read])
+    assert layout.blocks[0].kind == "heading"  # the turned title is still a title
+
+
+def test_a_sideways_scan_shown_upright_by_the_page_rotation_is_read_as_shown():
+    """A scanner that stores the image sideways and sets /Rotate: the page as displayed
+    is upright, nothing needs turning, boxes land on the displayed glyphs."""
+    source = text_page(TITLE, TEXT)
+    truth = [(w[4], pymupdf.Rect(w[:4])) for w in source[0].get_text("words")]
+    doc, to_scan = scan(source[0], 90)
+    doc[0].set_rotation(270)
+    read = read_page(doc[0], LayoutOptions())
+    assert read.rotation == 270 and not any("turned" in w for w in read.warnings)
+    words = [w for item in read.items for w in item.line.words]
+    assert [t for _, t in words] == [t for t, _ in truth]
+    for (box, text), (_, expected) in zip(words, truth, strict=True):
+        glyphs = expected * to_scan * doc[0].rotation_matrix
+        got = shown(read, box)
+        assert glyphs.contains((got.tl + got.br) / 2), (text, got, glyphs)
+
+
+def test_an_upright_scan_is_not_turned_and_says_nothing():
+    doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
+    read = read_page(doc[0], LayoutOptions())
+    assert read.rotation == 0 and read.warnings == []
+
+
+def test_chinese_read_with_english_only_warns_and_makes_no_headings():
+    doc, _ = scan(text_page(CHINESE_TITLE, CHINESE, fontname="china-s", fontsize=20)[0], 0)
+    read = read_page(doc[0], LayoutOptions(ocr_lang="eng"))
+    low = [w for w in read.warnings if "confidence is low" in w]
+    assert low and "page 1" in low[0] and "--ocr-lang" in low[0], read.warnings
+    layout = build_layout([read])
+    assert layout.words  # the junk is kept, marked, not silently dropped
+    assert not [b for b in layout.blocks if b.kind == "heading"]
+
+
+@pytest.mark.skipif("chi_sim" not in installed_languages(),
+                    reason="tesseract-ocr-chi-sim is not installed (.ci/run installs it)")
+def test_chinese_read_with_its_language_pack_is_confident_and_unspaced():
+    doc, _ = scan(text_page(CHINESE_TITLE, CHINESE, fontname="china-s", fontsize=20)[0], 0)
+    read = read_page(doc[0], LayoutOptions(ocr_lang="chi_sim"))
+    assert not any("confidence" in w for w in read.warnings), read.warnings
+    text = "".join(t for item in read.items for _, t in item.line.words)
+    assert "现在我们进一步考察这个问题" in text
+    longest = max((t for item in read.items for _, t in item.line.words), key=len)
+    assert len(longest) >= 8  # CJK characters joined into runs, not one word each
+
+
+def test_a_missing_language_pack_is_a_warning_listing_the_installed_ones():
+    doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
+    read = read_page(doc[0], LayoutOptions(ocr_lang="eng+xyz"))
+    missing = [w for w in read.warnings if "xyz" in w]
+    assert missing and "not installed" in missing[0] and "eng" in missing[0].split(
+        "Installed:")[1], read.warnings
+    assert "Warehouse" in [t for item in read.items for _, t in item.line.words]
+    alone = read_page(doc[0], LayoutOptions(ocr_lang="xyz"))
+    assert any("read with eng instead" in w for w in alone.warnings), alone.warnings
+    assert alone.items
+
+
+def test_corpus_chinese_scan_with_english_only_is_flagged():
+    path = CORPUS / "mineru__small_ocr.pdf"
+    if not path.exists():
+        pytest.skip(f"corpus file {path.name} not found in {CORPUS} (set VISUALISER_CORPUS)")
+    with pymupdf.open(path) as doc:
+        read = read_page(doc[1], LayoutOptions(ocr_lang="eng"))
+    assert any("page 2" in w and "confidence is low" in w for w in read.warnings)
+    assert all(item.role == "paragraph" for item in read.items)
+
+
+@pytest.mark.skipif("ara" not in installed_languages(),
+                    reason="tesseract-ocr-ara is not installed (.ci/run installs it)")
+def test_an_upside_down_arabic_scan_reads_right_to_left_in_logical_order():
+    """Two lines are too little for orientation detection; the scan reads badly as it
+    lies, so OCR tries it the other ways round and keeps the upright read."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    sentence = "تحقيق أربعة أهداف استراتيجية رئيسية للحكومة المصرية خلال الفترة القادمة"
+    page.insert_htmlbox(pymupdf.Rect(50, 50, 545, 400),
+                        f'<p dir="rtl" style="font-size:22px">{sentence}</p>')
+    scanned, _ = scan(page, 180)
+    read = read_page(scanned[0], LayoutOptions(ocr_lang="ara"))
+    words = [t for item in read.items for _, t in item.line.words]
+    assert words == sentence.split()
+    assert any("turned 180°" in w for w in read.warnings), read.warnings
+    first = read.items[0].line.words
+    assert first[0][0][0] > first[1][0][0]  # the first word is the rightmost

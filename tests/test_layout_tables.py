@@ -1,0 +1,367 @@
+"""Tables: ruled grids from the page's strokes, unruled tables from aligned columns.
+
+Small generated PDFs, one per rule, and the corpus (`VISUALISER_CORPUS`, else
+`<repo>/../shared/corpus`) when present: the tables found per file, and every word
+of a table/form file stored about once."""
+
+from __future__ import annotations
+
+import collections
+import os
+import re
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from visualiser.layout.pages import read_page
+from visualiser.layout.tables import find_tables
+from visualiser.pipeline import chunk_report, process_pdf
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("VISUALISER_CORPUS", REPO.parent / "shared" / "corpus"))
+
+
+def _ruled_page(doc: pymupdf.Document, x0: float = 72, y0: float = 100, rows: int = 4,
+                cols: int = 3, width: float = 120, height: float = 24,
+                text: str = "r{i}c{j}") -> pymupdf.Page:
+    page = doc.new_page(width=612, height=792)
+    _grid(page, x0, y0, rows, cols, width, height, text)
+    return page
+
+
+def _grid(page: pymupdf.Page, x0: float, y0: float, rows: int, cols: int, width: float,
+          height: float, text: str) -> None:
+    for i in range(rows + 1):
+        page.draw_line((x0, y0 + i * height), (x0 + cols * width, y0 + i * height))
+    for j in range(cols + 1):
+        page.draw_line((x0 + j * width, y0), (x0 + j * width, y0 + rows * height))
+    for i in range(rows):
+        for j in range(cols):
+            if text:
+                page.insert_text((x0 + j * width + 4, y0 + i * height + height * 0.65),
+                                 text.format(i=i, j=j), fontsize=9)
+
+
+def _cells_text(item) -> list[list[str]]:
+    return [[" ".join(t for _, t in cell) for cell in row] for row in item.rows]
+
+
+def _tables(page: pymupdf.Page):
+    return find_tables(page, page.get_textpage())
+
+
+def test_ruled_table_cells_hold_their_words():
+    doc = pymupdf.open()
+    [table] = _tables(_ruled_page(doc))
+    assert _cells_text(table) == [[f"r{i}c{j}" for j in range(3)] for i in range(4)]
+
+
+def test_rotated_page_cells_and_words_in_one_space():
+    # The old code matched find_tables' displayed-space cells to unrotated words.
+    doc = pymupdf.open()
+    page = _ruled_page(doc)
+    page.set_rotation(90)
+    [table] = _tables(page)
+    assert _cells_text(table) == [[f"r{i}c{j}" for j in range(3)] for i in range(4)]
+    read = read_page(page)
+    lines = [i for i in read.items if i.kind == "line"]
+    assert not lines, "every word of the table is in its cells, none left as text"
+
+
+def test_sideways_text_on_a_rotated_page_reads_row_by_row():
+    # A landscape table stored on a portrait page turned 90°: its text runs upwards in
+    # text space. Rows must stay rows.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.set_rotation(90)
+    m = page.derotation_matrix  # draw in displayed coordinates
+    x0, y0, w, h = 72, 100, 120, 24
+    for i in range(5):
+        page.draw_line(pymupdf.Point(x0, y0 + i * h) * m, pymupdf.Point(x0 + 3 * w, y0 + i * h) * m)
+    for j in range(4):
+        page.draw_line(pymupdf.Point(x0 + j * w, y0) * m, pymupdf.Point(x0 + j * w, y0 + 4 * h) * m)
+    for i in range(4):
+        for j in range(3):
+            page.insert_text(pymupdf.Point(x0 + j * w + 4, y0 + i * h + 16) * m,
+                             f"r{i}c{j} x", fontsize=9, rotate=90)
+    [table] = _tables(page)
+    assert _cells_text(table) == [[f"r{i}c{j} x" for j in range(3)] for i in range(4)]
+
+
+def test_sideways_table_on_an_upright_page_among_upright_prose():
+    # Each grid is read the way its own words run, not the way most of the page does.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    m = pymupdf.Matrix(0, -1, 1, 0, 0, 792)  # landscape coordinates onto the portrait page
+    x0, y0, w, h = 72, 100, 120, 24  # the table's landscape box lands at x 100-196, y 360-720
+    for i in range(5):
+        page.draw_line(pymupdf.Point(x0, y0 + i * h) * m, pymupdf.Point(x0 + 3 * w, y0 + i * h) * m)
+    for j in range(4):
+        page.draw_line(pymupdf.Point(x0 + j * w, y0) * m, pymupdf.Point(x0 + j * w, y0 + 4 * h) * m)
+    for i in range(4):
+        for j in range(3):
+            page.insert_text(pymupdf.Point(x0 + j * w + 4, y0 + i * h + 16) * m,
+                             f"r{i}c{j} x", fontsize=9, rotate=90)
+    for k in range(20):  # more upright lines than sideways ones
+        page.insert_text((72, 60 + 14 * k), "Upright prose above the sideways table.", fontsize=10)
+    [table] = _tables(page)
+    assert _cells_text(table) == [[f"r{i}c{j} x" for j in range(3)] for i in range(4)]
+
+
+def test_rows_set_as_text_lines_in_a_table_ruled_between_columns():
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    x0, y0, w = 72, 100, 120
+    page.draw_rect((x0, y0, x0 + 3 * w, y0 + 120))
+    page.draw_line((x0, y0 + 20), (x0 + 3 * w, y0 + 20))  # under the header only
+    for j in (1, 2):
+        page.draw_line((x0 + j * w, y0), (x0 + j * w, y0 + 120))
+    for j, head in enumerate(["Name", "Place", "Count"]):
+        page.insert_text((x0 + j * w + 4, y0 + 14), head, fontsize=9)
+    for i in range(5):
+        for j, text in enumerate([f"name{i}", f"place{i}", f"{i * 7}"]):
+            page.insert_text((x0 + j * w + 4, y0 + 34 + i * 12), text, fontsize=9)
+    [table] = _tables(page)
+    assert _cells_text(table) == [["Name", "Place", "Count"]] + [
+        [f"name{i}", f"place{i}", f"{i * 7}"] for i in range(5)]
+
+
+def test_a_cell_wrapped_over_lines_stays_one_row():
+    doc = pymupdf.open()
+    page = _ruled_page(doc, rows=3, cols=3, height=40, text="")
+    for i in range(3):
+        page.insert_text((76, 115 + i * 40), f"head{i}" if i == 0 else f"item{i}", fontsize=9)
+        page.insert_text((196, 115 + i * 40), f"short{i}", fontsize=9)
+        page.insert_text((316, 115 + i * 40), "a long text that", fontsize=9)
+        page.insert_text((316, 127 + i * 40), "wraps to two lines", fontsize=9)
+    [table] = _tables(page)
+    assert len(table.rows) == 3
+    assert _cells_text(table)[1] == ["item1", "short1", "a long text that wraps to two lines"]
+
+
+def test_nested_table_is_emitted_once():
+    doc = pymupdf.open()
+    page = _ruled_page(doc, rows=2, cols=2, width=240, height=140, text="")
+    page.insert_text((76, 115), "outer top left", fontsize=9)
+    page.insert_text((316, 115), "outer top right", fontsize=9)
+    page.insert_text((76, 255), "outer bottom left", fontsize=9)
+    _grid(page, 320, 250, 3, 2, 90, 20, "in{i}{j}")  # inside the bottom-right cell
+    tables = _tables(page)
+    assert len(tables) == 1
+    words = [t for row in tables[0].rows for cell in row for _, t in cell]
+    assert len(words) == len(page.get_text("words")), "every word once, none twice"
+    assert "in00" in _cells_text(tables[0])[1][1]
+
+
+def test_framed_table_keeps_every_word_and_leaves_the_title_as_text():
+    doc = pymupdf.open()
+    page = _ruled_page(doc, x0=90, y0=140)
+    page.draw_rect((60, 90, 480, 260))  # a frame around a title and the table
+    page.insert_text((150, 115), "Table 9: Frame title", fontsize=11)
+    page.insert_text((92, 134), "stray", fontsize=7)  # in the frame, above the grid
+    [table] = _tables(page)
+    assert len(table.rows) == 4 and len(table.rows[0]) == 3
+    read = read_page(page)
+    texts = " ".join(i.line.text for i in read.items if i.kind == "line")
+    assert "Frame title" in texts and "stray" in texts
+    in_table = sum(len(c) for r in table.rows for c in r)
+    assert in_table + len(texts.split()) == len(page.get_text("words"))
+
+
+def test_every_word_inside_the_box_lands_in_a_cell():
+    doc = pymupdf.open()
+    page = _ruled_page(doc)
+    page.insert_text((190, 110), "onrule", fontsize=8)  # straddles the first column rule
+    [table] = _tables(page)
+    words = {t for row in table.rows for cell in row for _, t in cell}
+    assert "onrule" in words and len(words) == 13
+
+
+def test_form_fields_are_not_tables():
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 90), "Your social security number", fontsize=8)
+    for k in range(9):  # a comb field: one row of tiny boxes
+        page.draw_rect((72 + k * 12, 95, 84 + k * 12, 107))
+    # a grid of empty fields with one label
+    _grid(page, 72, 200, 4, 6, 60, 18, "")
+    page.insert_text((76, 213), "Name", fontsize=8)
+    page.insert_text((72, 300), "Sign here and date the form", fontsize=9)
+    assert _tables(page) == []
+
+
+def test_underlines_and_column_rules_make_no_table():
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "An underlined heading", fontsize=12)
+    page.draw_line((72, 103), (220, 103))
+    page.draw_line((306, 80), (306, 700))  # a rule between two columns
+    for k in range(20):
+        page.insert_text((72, 130 + 14 * k), "left column prose runs here", fontsize=10)
+        page.insert_text((320, 130 + 14 * k), "right column prose runs here", fontsize=10)
+    assert _tables(page) == []
+
+
+def _unruled_page(doc: pymupdf.Document, turn: str) -> pymupdf.Page:
+    """turn: "none"; "page" (the page turned 90°, its text with it); "sideways" (the
+    page turned 90° and its text set upwards, so that it reads level on screen)."""
+    page = doc.new_page(width=612, height=792)
+    if turn != "none":
+        page.set_rotation(90)
+    m = page.derotation_matrix if turn == "sideways" else pymupdf.Identity
+    angle = 90 if turn == "sideways" else 0
+
+    def put(x: float, y: float, text: str) -> None:
+        page.insert_text(pymupdf.Point(x, y) * m, text, fontsize=10, rotate=angle)
+
+    put(72, 80, "Regional totals by year, as reported.")
+    rows = [["Region", "2021", "2022", "2023"]] + [
+        [f"Area {k}", f"{k * 101:,}", f"{k * 113:,}", f"{k * 127:,}"] for k in range(1, 7)]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            put(72 + j * 110, 110 + i * 14, cell)
+    put(72, 230, "The figures above are rounded to whole units.")
+    return page
+
+
+@pytest.mark.parametrize("turn", ["none", "page", "sideways"])
+def test_unruled_table_found_row_by_row(turn: str):
+    doc = pymupdf.open()
+    [table] = _tables(_unruled_page(doc, turn))
+    text = _cells_text(table)
+    assert text[0] == ["Region", "2021", "2022", "2023"]
+    assert text[-1] == ["Area 6", "606", "678", "762"]
+    assert len(text) == 7
+
+
+def test_unruled_table_keeps_a_centred_first_column_its_header_leaves_empty():
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    font = pymupdf.Font("helv")
+    for j, head in enumerate(["dev", "test", "small", "large"]):
+        page.insert_text((200 + j * 60, 100), head, fontsize=9)
+    names = ["Base", "Former base", "Large", "Former large", "Base inter", "Large inter"]
+    for i, name in enumerate(names):
+        y = 116 + i * 12
+        width = font.text_length(name, fontsize=9)
+        page.insert_text((130 - width / 2, y), name, fontsize=9)  # centred on x = 130
+        for j in range(4):
+            page.insert_text((200 + j * 60, y), f"{70 + i + j}.{i}", fontsize=9)
+    [table] = _tables(page)
+    text = _cells_text(table)
+    assert text[0] == ["", "dev", "test", "small", "large"]
+    assert [row[0] for row in text[1:]] == names
+
+
+@pytest.mark.parametrize("columns", [2, 3])
+def test_prose_in_columns_is_no_table(columns: int):
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    words = "the quick brown fox jumps over a lazy dog near river banks".split()
+    width = 468 / columns
+    for k in range(40):
+        for c in range(columns):
+            count = 3 + (k + c) % 4 if k % 7 == 6 else 12 // columns + 2  # short last lines
+            line = " ".join(words[(k + n + c) % len(words)] for n in range(count))
+            page.insert_text((72 + c * width, 80 + 14 * k), line, fontsize=9)
+    assert _tables(page) == []
+
+
+# -- the corpus ---------------------------------------------------------------------
+
+# Tables per file, verified by looking at the rendered pages: (page, rows, columns).
+# Left out on purpose, compared with the old `page.find_tables()`: the frames around
+# camelot's two tables (a 4x3 "table" holding the title and the real table, a 19x11
+# one merging a frame with its table), the f1040 form's layout grids and empty field
+# grids, figure frames in mineru__demo3 p3, one-row fragments of booktabs tables
+# (unstructured__multi-column p5, p12), vertical Japanese in pdfminer__kampo.
+EXPECTED = {
+    "camelot__twotables_2.pdf": [(1, 13, 8), (1, 13, 8)],
+    "pdfplumber__issue-140-example.pdf": [(1, 5, 9), (1, 2, 7), (1, 2, 6), (1, 2, 6)],
+    "pdfplumber__ca-warn-report.pdf": [(1, 37, 7)] + [(p, 43, 7) for p in range(2, 15)]
+    + [(15, 38, 7), (15, 3, 9), (16, 8, 9)],
+    "docling__normal_4pages.pdf": [(2, 5, 3)],
+    # Ruled under the header and between the columns only: one row per text line.
+    "pdfminer__naacl06-shinyama.pdf": [(2, 4, 3), (2, 2, 3), (6, 6, 2), (7, 2, 2), (7, 2, 2),
+                                       (7, 11, 2), (8, 17, 3), (8, 10, 3), (8, 8, 3)],
+    "camelot__us-018.pdf": [(1, 57, 11), (2, 57, 10), (3, 58, 5), (4, 32, 7), (5, 29, 4),
+                            (6, 31, 6), (7, 30, 6)],
+    "pdfjs__prefilled_f1040.pdf": [],
+    "pdfminer__kampo.pdf": [],
+    "docling__multi_page.pdf": [],
+    "unstructured__DA-619p.pdf": [],
+    "docling__code_and_formula.pdf": [],
+    "docling__picture_classification.pdf": [],
+    "unstructured__embedded-images.pdf": [],
+    "pdfminer__dmca.pdf": [],
+}
+SAMPLES = {
+    "05_Apex_Logistics_Services_Agreement_2025.pdf": [(3, 6, 5)],
+    "quarterly_operations_report.pdf": [(1, 4, 5), (2, 12, 5), (3, 27, 6), (4, 15, 6)],
+    "rate_schedule_2025.pdf": [(1, 26, 6)] + [(p, 31, 6) for p in range(2, 6)] + [(6, 6, 6)],
+    "sleepover_allowance_policy.pdf": [(1, 5, 4)],
+    "scanned_memo.pdf": [],
+}
+# Two-column papers: the tables found, each a real one (the ruled ones in figures of
+# demo3 p1 included); prose is never a table.
+PAPERS = {
+    "unstructured__multi-column.pdf": [(4, 5, 5), (6, 7, 5), (8, 14, 7)],
+    "mineru__demo3.pdf": [(1, 3, 2), (1, 4, 4), (5, 9, 6), (5, 4, 6), (6, 11, 10), (7, 4, 6)],
+}
+
+
+def _found(path: Path) -> list[tuple[int, int, int]]:
+    with pymupdf.open(path) as doc:
+        return [(page.number + 1, len(t.rows), len(t.rows[0]))
+                for page in doc for t in _tables(page)]
+
+
+def _corpus_file(name: str) -> Path:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus file {path} absent (set VISUALISER_CORPUS)")
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_corpus_tables_per_file(name: str):
+    assert _found(_corpus_file(name)) == EXPECTED[name]
+
+
+@pytest.mark.parametrize("name", sorted(PAPERS))
+def test_two_column_papers_gain_no_bogus_tables(name: str):
+    assert _found(_corpus_file(name)) == PAPERS[name]
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_sample_tables_per_file(name: str):
+    assert _found(REPO / "sample_pdfs" / name) == SAMPLES[name]
+
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_PLACEHOLDER = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+
+
+def _words(text: str) -> collections.Counter[str]:
+    return collections.Counter(w.lower() for w in _WORD.findall(_PLACEHOLDER.sub(" ", text)))
+
+
+@pytest.mark.parametrize("name", ["camelot__twotables_2.pdf", "pdfjs__prefilled_f1040.pdf",
+                                  "camelot__us-018.pdf", "pdfplumber__ca-warn-report.pdf",
+                                  "pdfplumber__issue-140-example.pdf"])
+def test_table_files_every_word_stored_about_once(name: str):
+    """As /work/shared/tools/coverage_score.py computes it, in process."""
+    path = _corpus_file(name)
+    with pymupdf.open(path) as doc:
+        document = _words(" ".join(w[4] for p in doc for w in p.get_text("words")))
+    report = chunk_report(process_pdf(path.read_bytes(), name), "structure_aware")
+    union: collections.Counter[str] = collections.Counter()
+    stored = 0
+    for chunk in report["chunks"]:
+        words = _words(chunk["text"])
+        union += words
+        stored += sum(words.values())
+    total = sum(document.values())
+    assert sum((document & union).values()) / total >= 0.99
+    assert stored / total <= 1.25

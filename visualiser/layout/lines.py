@@ -1,0 +1,84 @@
+"""Clean-up of a page's lines before blocks are gathered: running heads and feet
+left out, pieces of one row joined into one line."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from visualiser.geometry import union
+from visualiser.layout.headings import size_class
+from visualiser.layout.items import Item, PageRead, RawLine
+
+RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
+_DIGITS = re.compile(r"\d+")
+
+
+def join_rows(items: list[Item]) -> list[Item]:
+    """Lines that follow each other on one row become one line: PyMuPDF splits a line
+    at wide spaces and at a change of baseline, so a section number and its title
+    ("5.1" and "Results"), a justified line or a footnote mark would otherwise be
+    read as several. (A mark set tight against a word stays a word of its own: the
+    text layer has no space there, but its words are what the boxes are drawn on.)"""
+    joined: list[Item] = []
+    for item in items:
+        before = joined[-1] if joined else None
+        if (before is not None and before.line is not None and item.line is not None
+                and before.role == item.role and before.group == item.group
+                and _same_row(before.line, item.line)):
+            before.line = _joined(before.line, item.line)
+            before.bbox = before.line.bbox
+            continue
+        joined.append(item)
+    return joined
+
+
+def _joined(a: RawLine, b: RawLine) -> RawLine:
+    main = a if len(a.text) >= len(b.text) else b
+    return RawLine(union((a.bbox, b.bbox)), a.words + b.words, main.size, a.bold and b.bold,
+                   a.mono and b.mono, a.horizontal)
+
+
+def _same_row(a: RawLine, b: RawLine) -> bool:
+    """Are `a` and `b` on one row: side by side at one baseline and size, or one a
+    smaller mark (a footnote number, an index) inside the other's height?"""
+    if not (a.horizontal and b.horizontal):
+        return False
+    gap = max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2])  # either may come first
+    if not -1.0 < gap < 2.5 * max(a.size, b.size, 1.0):
+        return False
+    if size_class(a.size) == size_class(b.size):
+        height = max(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1], 1.0)
+        return abs((a.bbox[1] + a.bbox[3]) - (b.bbox[1] + b.bbox[3])) / 2 < 0.3 * height
+    small, large = sorted((a, b), key=lambda line: line.size)
+    pad = 0.25 * (large.bbox[3] - large.bbox[1])
+    return (gap < 0.3 * large.size and small.size < 0.85 * large.size
+            and large.bbox[1] - pad <= small.bbox[1] and small.bbox[3] <= large.bbox[3] + pad)
+
+
+def drop_running_lines(pages: list[PageRead]) -> int:
+    """Remove running heads and feet: a line in the top or bottom margin whose text,
+    numbers aside, recurs there on at least half the pages (and three). They would
+    otherwise sit in the middle of every chunk that crosses a page."""
+    if len(pages) < 3:
+        return 0
+
+    def key(page: PageRead, item: Item) -> tuple[str, str] | None:
+        if item.line is None:
+            return None
+        height = page.height if page.rotation % 180 == 0 else page.width
+        top, bottom = item.bbox[1], item.bbox[3]
+        band = "head" if bottom < height * RUNNING_MARGIN else (
+            "foot" if top > height * (1 - RUNNING_MARGIN) else None)
+        return (band, _DIGITS.sub("#", item.line.text.strip().casefold())) if band else None
+
+    seen: Counter[tuple[str, str]] = Counter()
+    for page in pages:
+        seen.update({k for item in page.items if (k := key(page, item))})
+    running = {k for k, n in seen.items() if n >= max(3, len(pages) / 2)}
+    dropped = 0
+    for page in pages:
+        kept = [item for item in page.items if key(page, item) not in running]
+        dropped += len(page.items) - len(kept)
+        page.items = kept
+    return dropped

@@ -1,0 +1,379 @@
+"""Scripts that do not run left to right in spaced words: right-to-left lines (Arabic,
+Hebrew), CJK without spaces, vertical Japanese, and ligatures.
+
+PyMuPDF hands us characters with their boxes. For an ordinary Latin line its own word
+list is right and cheap, and `pages.py` keeps it; the lines this module handles are
+rebuilt from the characters:
+
+- right-to-left lines: MuPDF splits a visual line where the direction changes and
+  keeps neutrals (spaces, commas, brackets) where the content stream put them, so the
+  fragments and punctuation come out of order. We sort the characters by where they
+  sit on the page (visual order) and undo the Unicode bidi reordering (a compact form of
+  UAX #9 for one line) to get the reading order back;
+- ligatures: a glyph mapped to several characters gives the first one the glyph's box
+  and the rest zero width; those are kept with their glyph so that lam-alef reads
+  "لأ" and not "أل"; presentation forms (ﻻ, ﬁ, shaped Arabic letters) are normalised
+  with NFKC in the word text while the word keeps the glyph's box;
+- CJK: a run of wide characters is split into words where the run is interrupted on
+  the page (a gap), and a line into lines at a gutter, never one word spanning columns;
+- vertical text: columns of characters are read top to bottom, the columns right to
+  left (`vertical_order`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from visualiser.geometry import BBox, union
+from visualiser.layout.items import Item, WordBox
+
+Char = tuple[BBox, str]
+
+_PRESENTATION_FORMS = ((0xFB00, 0xFDFF), (0xFE70, 0xFEFF))  # ligatures, shaped Arabic/Hebrew
+WORD_GAP = 0.4  # of the font size: a wider gap between two glyphs separates words
+COLUMN_GAP = 2.0  # of the font size: a wider gap inside a line is a gutter
+OCR_CHAR_GAP = 0.8  # OCR boxes hug the ink, so narrow CJK glyphs leave wider gaps
+
+
+def normalise(text: str) -> str:
+    """`text` with ligatures and presentation forms decomposed (NFKC for those only:
+    full NFKC would also rewrite superscripts, fractions and full-width CJK)."""
+    if text.isascii() or max(text) < "\ufb00":  # the usual case, decided in C
+        return text
+    return "".join(unicodedata.normalize("NFKC", c) if _is_presentation(c) else c
+                   for c in text)
+
+
+def _is_presentation(c: str) -> bool:
+    code = ord(c)
+    return any(lo <= code <= hi for lo, hi in _PRESENTATION_FORMS)
+
+
+def is_rtl(c: str) -> bool:
+    return unicodedata.bidirectional(c) in ("R", "AL")
+
+
+def is_wide(c: str) -> bool:
+    """CJK ideographs, kana, hangul and their full-width punctuation."""
+    return unicodedata.east_asian_width(c) in ("W", "F")
+
+
+def needs_chars(text: str) -> bool:
+    """Does a line's text need the character-level treatment of this module?"""
+    if text.isascii():
+        return False
+    return any(is_rtl(c) or is_wide(c) for c in text)
+
+
+@dataclass(slots=True)
+class _Cluster:
+    """One glyph on the page: its box and the characters it stands for."""
+
+    box: BBox
+    text: str
+
+    @property
+    def centre(self) -> float:
+        return (self.box[0] + self.box[2]) / 2
+
+
+def _clusters(chars: Sequence[Char]) -> list[_Cluster]:
+    """Characters (in PyMuPDF's order) grouped into glyphs. A combining mark belongs to
+    the glyph before it; a zero-width character is the tail of a ligature, and belongs
+    to the glyph whose right edge it sits on (MuPDF gives the first character of a
+    ligature the glyph and puts the others at its end), next to it in the stream."""
+    out: list[_Cluster] = []
+    pending: list[Char] = []  # zero-width characters waiting for their glyph
+    for box, c in chars:
+        width = box[2] - box[0]
+        if unicodedata.category(c) in ("Mn", "Me") and out and not pending:
+            out[-1].text += c
+            continue
+        if width <= 0.01 and not c.isspace():
+            if out and abs(out[-1].box[2] - box[0]) < 0.5:
+                out[-1].text += c
+            else:
+                pending.append((box, c))
+            continue
+        cluster = _Cluster(box, c)
+        if pending:
+            if abs(box[2] - pending[0][0][0]) < 0.5:
+                cluster.text += "".join(t for _, t in pending)
+            else:  # not this glyph's: keep them as they came
+                out.extend(_Cluster(b, t) for b, t in pending)
+            pending = []
+        out.append(cluster)
+    out.extend(_Cluster(b, t) for b, t in pending)
+    return out
+
+
+def _kind(c: str) -> str:
+    """The bidi class that matters here: R(ight-to-left), L(eft-to-right), N(umber),
+    or O(ther: spaces, punctuation)."""
+    bidi = unicodedata.bidirectional(c)
+    if bidi in ("R", "AL"):
+        return "R"
+    if bidi == "L":
+        return "L"
+    if bidi in ("EN", "AN"):
+        return "N"
+    return "O"
+
+
+def _levels(clusters: Sequence[_Cluster], base: int) -> list[int]:
+    """Embedding levels (UAX #9 for one line without explicit controls), computed on
+    the visual sequence, which resolves the same as the logical one for a line."""
+    kinds = [_kind(c.text[0]) for c in clusters]
+    # W4/W5: a separator between digits, a % or currency sign next to them, is number
+    for n, k in enumerate(kinds):
+        if k == "O" and 0 < n < len(kinds) - 1 and kinds[n - 1] == kinds[n + 1] == "N" and \
+                unicodedata.bidirectional(clusters[n].text[0]) in ("CS", "ES"):
+            kinds[n] = "N"
+    for n, k in enumerate(kinds):
+        if k == "O" and unicodedata.bidirectional(clusters[n].text[0]) == "ET" and (
+                (n and kinds[n - 1] == "N") or (n + 1 < len(kinds) and kinds[n + 1] == "N")):
+            kinds[n] = "N"
+    # numbers: after a left-to-right word they run with it, else they act as R (W7, N1)
+    strong_left = _nearest_strong(kinds, reverse=False)
+    strong_right = _nearest_strong(kinds, reverse=True)
+    acts: list[str] = []
+    for n, k in enumerate(kinds):
+        if k == "N":
+            sides = {strong_left[n], strong_right[n]} - {None}
+            if base == 0:
+                acts.append("R" if sides == {"R"} else "L")
+            else:
+                acts.append("L" if strong_left[n] == "L" else "R")
+        else:
+            acts.append(k)
+    levels: list[int] = []
+    edge = "R" if base else "L"  # the line's ends count as its own direction (sos, eos)
+    lefts = _nearest_strong(acts, reverse=False)
+    rights = _nearest_strong(acts, reverse=True)
+    for n, k in enumerate(kinds):
+        act = acts[n]
+        if act == "O":  # N1/N2: a neutral between two of one direction takes it
+            left, right = lefts[n] or edge, rights[n] or edge
+            act = left if left == right else edge
+        if k == "N" and act == "R":
+            levels.append(2)  # digits always read left to right
+        elif act == "R":
+            levels.append(1)
+        else:
+            levels.append(0 if base == 0 else 2)
+    return levels
+
+
+def _nearest_strong(kinds: Sequence[str], *, reverse: bool) -> list[str | None]:
+    out: list[str | None] = [None] * len(kinds)
+    last: str | None = None
+    order = range(len(kinds) - 1, -1, -1) if reverse else range(len(kinds))
+    for n in order:
+        out[n] = last
+        if kinds[n] in ("L", "R"):
+            last = kinds[n]
+    return out
+
+
+def _reorder(items: list[_Cluster], levels: list[int]) -> list[_Cluster]:
+    """UAX #9 rule L2: from the highest level down to the lowest odd one, reverse every
+    run at that level or above. Applied to visual order it gives back logical order."""
+    items = list(items)
+    if not levels:
+        return items
+    top = max(levels)
+    lowest_odd = min((lv for lv in levels if lv % 2), default=top + 1)
+    for level in range(top, lowest_odd - 1, -1):
+        n = 0
+        while n < len(items):
+            if levels[n] >= level:
+                end = n
+                while end < len(items) and levels[end] >= level:
+                    end += 1
+                items[n:end] = items[n:end][::-1]
+                levels[n:end] = levels[n:end][::-1]
+                n = end
+            else:
+                n += 1
+    return items
+
+
+def horizontal_lines(chars: Sequence[Char], size: float) -> list[list[WordBox]]:
+    """The words of a horizontal line from its characters, in reading order; more than
+    one list when the line crosses a gutter (each part is a line of its own)."""
+    clusters = [c for c in _clusters(chars) if c.text]
+    if any(is_rtl(c.text[0]) for c in clusters):
+        # visual order, left to right, for the bidi algorithm; a left-to-right line
+        # keeps the content stream's order (MuPDF's, as for every other line)
+        clusters.sort(key=lambda c: c.centre)
+    parts: list[list[_Cluster]] = [[]]
+    last_solid: _Cluster | None = None
+    for cluster in clusters:
+        if cluster.text.isspace():
+            parts[-1].append(cluster)
+            continue
+        if last_solid is not None and cluster.box[0] - last_solid.box[2] > COLUMN_GAP * size:
+            parts.append([])
+        parts[-1].append(cluster)
+        last_solid = cluster
+    lines = []
+    for part in parts:
+        rtl = sum(len(c.text) for c in part if is_rtl(c.text[0]))
+        ltr = sum(len(c.text) for c in part if _kind(c.text[0]) == "L")
+        base = 1 if rtl and rtl >= ltr else 0
+        ordered = _reorder(part, _levels(part, base)) if rtl else part
+        words = _words(ordered, size, rtl=bool(rtl))
+        if words:
+            lines.append(words)
+    return lines
+
+
+def _words(clusters: Sequence[_Cluster], size: float, *, rtl: bool) -> list[WordBox]:
+    """Clusters in reading order → words: split at spaces and at a gap on the page (CJK
+    has no spaces; a gap is where its run is interrupted)."""
+    words: list[WordBox] = []
+    current: list[_Cluster] = []
+
+    def flush() -> None:
+        if current:
+            text = normalise("".join(c.text for c in current))
+            words.append((union(c.box for c in current), text))
+            current.clear()
+
+    for cluster in clusters:
+        if cluster.text.isspace():
+            flush()
+            continue
+        if current:
+            previous = current[-1]
+            gap = (previous.box[0] - cluster.box[2] if rtl and previous.box[0] > cluster.box[0]
+                   else cluster.box[0] - previous.box[2])
+            if gap > WORD_GAP * size:
+                flush()
+        current.append(cluster)
+    flush()
+    return words
+
+
+def vertical_words(chars: Sequence[Char], size: float) -> list[WordBox]:
+    """The words of a vertical column, top to bottom. A wide (CJK) character is a word
+    of its own: MuPDF reports a vertical column one character at a time, and a word is
+    what PyMuPDF and the box checks call a word; runs of Latin letters or digits set
+    upright in the column stay one word."""
+    clusters = [c for c in _clusters(sorted(chars, key=lambda c: (c[0][1], c[0][0])))
+                if c.text]
+    words: list[WordBox] = []
+    current: list[_Cluster] = []
+
+    def flush() -> None:
+        if current:
+            words.append((union(c.box for c in current),
+                          normalise("".join(c.text for c in current))))
+            current.clear()
+
+    for cluster in clusters:
+        if cluster.text.isspace():
+            flush()
+            continue
+        if current and (cluster.box[1] - current[-1].box[3] > WORD_GAP * size
+                        or is_wide(current[-1].text[0]) or is_wide(cluster.text[0])):
+            flush()
+        current.append(cluster)
+    flush()
+    return words
+
+
+@dataclass(slots=True)
+class Piece:
+    """A fragment of a vertical column as PyMuPDF reports it (often one character)."""
+
+    box: BBox
+    chars: list[Char]
+    size: float
+    styled: tuple[bool, bool]  # bold, mono
+
+
+def is_vertical_piece(direction: tuple[float, float], box: BBox, text: str) -> bool:
+    """A line written top to bottom, or one wide character on its own that may be part
+    of a column (MuPDF cuts vertical Japanese into one 'line' per character)."""
+    if abs(direction[0]) < 0.5 and direction[1] > 0.5:
+        return True
+    solid = text.strip()
+    return len(solid) == 1 and is_wide(solid) and box[3] - box[1] <= (box[2] - box[0]) * 1.6
+
+
+def columns(pieces: Iterable[Piece]) -> list[list[Piece]]:
+    """Pieces chained into columns: same horizontal position, each below the last with
+    less than a character cell between (vertical punctuation sits off-centre; a wider
+    gap is the space between two tiers of columns)."""
+    chains: list[list[Piece]] = []
+    for piece in sorted(pieces, key=lambda p: (p.box[1], p.box[0])):
+        width = max(piece.box[2] - piece.box[0], 1.0)
+        best = None
+        for chain in chains:
+            last = chain[-1].box
+            if abs((last[0] + last[2]) - (piece.box[0] + piece.box[2])) / 2 < 0.35 * width \
+                    and -0.9 * width < piece.box[1] - last[3] < 0.8 * width:
+                best = chain
+                break
+        if best is None:
+            chains.append([piece])
+        else:
+            best.append(piece)
+    return chains
+
+
+def vertical_order(items: list[Item], vertical: list[Item]) -> list[Item]:
+    """`items` (already in reading order) with the vertical lines merged in, read the
+    Japanese way: in tiers (段) from the top, each tier's columns right to left. A tier
+    is where many columns start at about the same height; a column belongs to the last
+    tier starting above it. Each tier goes before the first item that starts below it."""
+    if not vertical:
+        return items
+    ordered = list(items)
+    for tier in reversed(_tiers(vertical)):
+        tier.sort(key=lambda i: (-i.bbox[2], i.bbox[1]))
+        top = min(i.bbox[1] for i in tier)
+        at = next((n for n, i in enumerate(ordered) if i.bbox[1] > top), len(ordered))
+        ordered[at:at] = tier
+    return ordered
+
+
+TIER_COLUMNS = 3  # columns starting together that make a tier
+
+
+def _tiers(lines: list[Item]) -> list[list[Item]]:
+    widths = sorted(i.bbox[2] - i.bbox[0] for i in lines)
+    cell = max(widths[len(widths) // 2], 1.0)
+    tops = sorted(i.bbox[1] for i in lines)
+    starts: list[float] = []
+    group: list[float] = [tops[0]]
+    for top in tops[1:] + [float("inf")]:
+        if top - group[-1] > 2 * cell:  # a jump in where columns start
+            if len(group) >= TIER_COLUMNS or not starts:
+                starts.append(group[0])
+            group = []
+        group.append(top)
+    tiers: list[list[Item]] = [[] for _ in starts]
+    for line in lines:
+        n = max((k for k, start in enumerate(starts) if start <= line.bbox[1] + cell),
+                default=0)
+        tiers[n].append(line)
+    return [t for t in tiers if t]
+
+
+def join_wide_words(words: Sequence[WordBox], size: float) -> list[WordBox]:
+    """OCR words of a line with neighbouring CJK characters joined into runs: Tesseract
+    reports Chinese and Japanese one character per word, and CJK has no spaces."""
+    out: list[WordBox] = []
+    for box, text in words:
+        if out:
+            last_box, last_text = out[-1]
+            if is_wide(last_text[-1]) and is_wide(text[0]) and \
+                    box[0] - last_box[2] < OCR_CHAR_GAP * size:
+                out[-1] = (union((last_box, box)), last_text + text)
+                continue
+        out.append((box, text))
+    return out
