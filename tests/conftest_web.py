@@ -21,6 +21,8 @@ import numpy
 import pymupdf
 from werkzeug.serving import make_server
 
+from visualiser import analysis
+from visualiser.strategies import STRATEGIES
 from visualiser.web import create_app
 
 GOLDENS = Path(__file__).parent / "goldens"
@@ -38,6 +40,11 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 VIEWPORT = {"width": 1400, "height": 900}
+
+# The token_based banner on the Apex sample, whose one table-context chunk is chunk 4.
+_TOKEN_BASED = STRATEGIES["token_based"]
+APEX_TOKEN_BANNER = analysis.banner(_TOKEN_BASED, _TOKEN_BASED.settings(),
+                                    ["text", "text", "table", "text", "table_context"])["banner"]
 
 
 @dataclass
@@ -61,6 +68,50 @@ def make_long_pdf(path: Path, pages: int) -> None:
                 rect = pymupdf.Rect(72, y, 540, y + 110)
                 page.insert_textbox(rect, text, fontsize=10, fontname="helv")
                 y += 130
+        document.save(path)
+
+
+def make_long_table_pdf(path: Path, pages: int = 16, rows_per_page: int = 34) -> None:
+    """A report whose ruled table runs across every page (header row repeated on each),
+    with a title and an introduction on page 1 and a closing note on the last page: the
+    dense case where many chunks start on the same lines."""
+    columns = [("Route", 72), ("Depot", 160), ("Pallets", 250), ("Charge", 330), ("Notes", 410)]
+    right = 540
+    with pymupdf.open() as document:
+        row = 0
+        for number in range(1, pages + 1):
+            page = document.new_page(width=612, height=792)
+            y = 72
+            if number == 1:
+                page.insert_text((72, y + 14), "Quarterly freight charges by route",
+                                 fontsize=16, fontname="hebo")
+                intro = ("This report lists every route served in the quarter with its depot, "
+                         "the pallets moved and the charge agreed. Charges are in pounds and "
+                         "exclude VAT. Routes marked as seasonal run from April to September. ")
+                page.insert_textbox(pymupdf.Rect(72, y + 26, right, y + 90), intro * 2,
+                                    fontsize=9.5)
+                y += 96
+            lines = [("Route", "Depot", "Pallets", "Charge", "Notes")]
+            for _ in range(rows_per_page - (4 if number == 1 else 0)):
+                row += 1
+                notes = "seasonal" if row % 5 == 0 else "all year"
+                lines.append((f"R-{row:03d}", f"Depot {row % 7 + 1}", str(40 + row * 3 % 97),
+                              f"{1200 + row * 37 % 900:,}", notes))
+            height = 17
+            for n, cells in enumerate(lines):
+                top = y + n * height
+                for (_, x), text in zip(columns, cells, strict=True):
+                    page.insert_text((x + 3, top + 12), text, fontsize=9,
+                                     fontname="hebo" if n == 0 else "helv")
+                page.draw_line((72, top), (right, top), width=0.6)
+            bottom = y + len(lines) * height
+            page.draw_line((72, bottom), (right, bottom), width=0.6)
+            for _, x in [*columns, ("", right)]:
+                page.draw_line((x, y), (x, bottom), width=0.6)
+            if number == pages:
+                page.insert_textbox(pymupdf.Rect(72, bottom + 14, right, bottom + 60),
+                                    "Charges are reviewed each quarter against the fuel index.",
+                                    fontsize=9.5)
         document.save(path)
 
 

@@ -10,10 +10,15 @@ import urllib.request
 
 import pymupdf
 import pytest
-from conftest_web import assert_matches_golden, live_server, make_long_pdf, open_tab
+from conftest_web import (
+    APEX_TOKEN_BANNER,
+    assert_matches_golden,
+    live_server,
+    make_long_pdf,
+    open_tab,
+)
 
 from visualiser.resources import samples_dir
-from visualiser.strategies import STRATEGIES
 
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 APEX_ID = hashlib.sha256((samples_dir() / APEX).read_bytes()).hexdigest()
@@ -133,7 +138,7 @@ def test_token_based_against_structure_aware(tab, server):
                       f"(+{growth} %)")
     assert len(right["chunks"]) == 17
     # The banner explains token_based's deliberate spanning; structure_aware has none.
-    assert tab.locator(side("left", "banner")).inner_text() == STRATEGIES["token_based"].banner
+    assert tab.locator(side("left", "banner")).inner_text() == APEX_TOKEN_BANNER
     assert not tab.locator(side("right", "banner")).is_visible()
     # Each side draws its own chunks over the same page images.
     page1 = 'section.page[data-page="1"]'

@@ -439,7 +439,9 @@ def test_legacy_knowledgebase_reads_as_token_based_and_stores_chunk_types(legacy
     assert doc["state"] == "ready"
     report = client.get(doc["links"]["chunks"]).get_json()
     assert report["chunking_strategy"] == "token_based"
-    assert report["strategy"]["banner"] == STRATEGIES["token_based"].banner
+    # The banner speaks of the stored chunks: chunk 4 is the one table-context chunk.
+    assert "1 table-context chunk — 4 — repeats its neighbours" in report["strategy"]["banner"]
+    assert {"chunk": 4} in report["strategy"]["banner_parts"]
     assert [c["chunk_type"] for c in report["chunks"]] == TOKEN_BASED_TYPES
     assert report["chunks"][4]["why"].startswith("Context chunk")
     stored = sql(legacy_app, "SELECT chunk_type FROM chunks ORDER BY idx")
@@ -521,14 +523,16 @@ def test_knowledgebase_page_shows_states_errors_and_links(app, client):
     store = app.extensions["visualiser"].store
     store.set_state(kb["id"], APEX_ID, "failed", error="the PDF's content cannot be read: x")
     html = client.get(f"/knowledgebases/{kb['id']}").get_data(as_text=True)
-    assert f'<tr data-doc-id="{APEX_ID}" data-state="failed">' in html
+    assert f'<tr data-doc-id="{APEX_ID}" data-state="failed" data-phase="failed">' in html
     assert "the PDF&#39;s content cannot be read: x" in html
     assert f'href="/knowledgebases/{kb["id"]}/documents/{APEX_ID}"' in html
     assert 'data-action="delete-document"' in html and 'data-action="delete-knowledgebase"' in html
     assert 'type="file"' in html and 'data-testid="dropzone"' in html
     store.set_state(kb["id"], APEX_ID, "processing", progress=0.42)
     html = client.get(f"/knowledgebases/{kb['id']}").get_data(as_text=True)
-    assert '<progress max="100" value="42"' in html and "Processing · 42 %" in html
+    # No worker is on it (it was set by hand): it reads as queued, not as processing.
+    assert '<progress max="100" value="42"' in html and "Queued · waiting" in html
+    assert 'data-phase="queued"' in html
     assert client.get("/knowledgebases/99").status_code == 404
 
 

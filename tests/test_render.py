@@ -10,6 +10,7 @@ import pytest
 from conftest_web import assert_matches_golden
 
 from visualiser.errors import BadParameter, NotFound
+from visualiser.labels import place_page
 from visualiser.pipeline import chunk_report
 from visualiser.render import (
     PALETTE,
@@ -17,7 +18,6 @@ from visualiser.render import (
     colour,
     hatch_segments,
     parse_scale,
-    place_labels,
     render_overlay_png,
     render_page_png,
 )
@@ -145,16 +145,37 @@ def test_overlay_bad_page_and_scale(processed):
         render_overlay_png(doc, report, 1, 40)
 
 
-def test_labels_never_overlap():
-    same_corner = [(str(i), 12.0, (72.0, 100.0, 500.0, 300.0 + i)) for i in range(4)]
-    narrow_margin = [(str(i), 12.0, (2.0, 50.0, 500.0, 80.0)) for i in range(3)]
-    for wanted in (same_corner, narrow_margin):
-        boxes = [label.box for label in place_labels(wanted, 612, 792)]
-        assert len(boxes) == len(wanted)
+def test_labels_never_overlap_each_other_or_the_text():
+    def chunk(index, rects):
+        rects = [list(r) for r in rects]
+        bbox = [min(r[0] for r in rects), min(r[1] for r in rects),
+                max(r[2] for r in rects), max(r[3] for r in rects)]
+        return {"index": index, "regions": [{"page": 1, "rects": rects, "bbox": bbox}]}
+
+    # Nested chunks sharing a top-left corner, and chunks that reach the page's edge.
+    same_corner = [chunk(i, [(72.0, 100.0, 500.0, 112.0), (72.0, 114.0, 500.0, 300.0 + i)])
+                   for i in range(4)]
+    narrow_margin = [chunk(i, [(2.0, 50.0 + 20 * i, 600.0, 62.0 + 20 * i)]) for i in range(3)]
+    containment = [{"container": 0, "contained": 1, "intended": True}]
+    for chunks in (same_corner, narrow_margin):
+        marks = place_page(chunks, containment, 1, 612, 792)
+        boxes = [m["box"] for m in marks]
+        text = [r for c in chunks for r in c["regions"][0]["rects"]]
+        assert {n for m in marks for n in m["chunks"]} == {c["index"] for c in chunks}
         for i, a in enumerate(boxes):
             assert a[0] >= 0 and a[2] <= 612
-            for b in boxes[i + 1 :]:
+            for b in boxes[i + 1 :] + text:
                 assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def test_chunks_starting_on_one_line_share_a_label():
+    rects = [[72.0, 100.0, 500.0, 112.0], [72.0, 114.0, 500.0, 126.0]]
+    chunks = [{"index": i, "regions": [{"page": 1, "rects": rects,
+                                        "bbox": [72.0, 100.0, 500.0, 126.0]}]}
+              for i in (15, 16, 17, 18, 20)]
+    (mark,) = place_page(chunks, [], 1, 612, 792)
+    assert mark["kind"] == "group" and mark["text"] == "15–18, 20"
+    assert mark["chunks"] == [15, 16, 17, 18, 20]
 
 
 def test_hatch_segments_stay_inside_their_box():

@@ -140,7 +140,8 @@ def test_chunks_json_token_based(client):
     assert response.mimetype == "application/json"
     report = response.get_json()
     assert report["chunking_strategy"] == "token_based"
-    assert report["strategy"]["banner"] == STRATEGIES["token_based"].banner
+    # The banner names the document's one table-context chunk.
+    assert "1 table-context chunk — 4 — repeats" in report["strategy"]["banner"]
     assert report["overlap_method"] == "bbox_adjacent"
     assert report["document"] == {"id": APEX_ID, "name": APEX, "page_count": 4}
     assert [c["index"] for c in report["chunks"]] == [0, 1, 2, 3, 4]

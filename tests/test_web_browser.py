@@ -10,10 +10,15 @@ import shutil
 import urllib.request
 
 import pytest
-from conftest_web import assert_matches_golden, live_server, make_long_pdf, open_tab
+from conftest_web import (
+    APEX_TOKEN_BANNER,
+    assert_matches_golden,
+    live_server,
+    make_long_pdf,
+    open_tab,
+)
 
 from visualiser.resources import samples_dir
-from visualiser.strategies import STRATEGIES
 
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 APEX_ID = hashlib.sha256((samples_dir() / APEX).read_bytes()).hexdigest()
@@ -88,7 +93,7 @@ def test_token_based_list_banner_overlaps_and_containment(tab, server):
     banner = tab.locator(BANNER)
     assert banner.is_visible()
     assert banner.get_attribute("role") == "status"
-    assert banner.inner_text().strip() == STRATEGIES["token_based"].banner
+    assert banner.inner_text().strip() == APEX_TOKEN_BANNER
     badges = tab.locator(f"{ENTRIES} .badge").all_inner_texts()
     assert badges[4] == "table_context"
 

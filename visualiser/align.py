@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from shapely import box as shapely_box
+from shapely import unary_union
+from shapely.geometry.base import BaseGeometry
 
 from visualiser.geometry import BBox, union
 from visualiser.layout.model import Layout
@@ -70,3 +75,28 @@ def _same_line(a: BBox, b: BBox) -> bool:
     shared_height = min(a[3], b[3]) - max(a[1], b[1])
     return (a[0] < b[2] and b[0] < a[2]
             and shared_height > 0.5 * min(a[3] - a[1], b[3] - b[1]))
+
+
+def region_shape(rects: Iterable[BBox]) -> BaseGeometry:
+    """A chunk's ground on a page: the union of its line rectangles (never its enclosing
+    box, which also covers the gaps and the other column it does not hold)."""
+    return unary_union([shapely_box(*r) for r in rects])
+
+
+def shared_ground(a: Region, b: Region, shared: Region | None) -> tuple[list[BBox], float]:
+    """Where chunks `a` and `b` hold the same text on one page: the intersection of their
+    line-rectangle unions, restricted to the lines of the words both hold (`shared`, the
+    regions of those words). Returns the rectangles to hatch and their area in points².
+    Enclosing boxes that cross where no word is shared give nothing."""
+    if shared is None:
+        return [], 0.0
+    both = region_shape(a.rects).intersection(region_shape(b.rects))
+    pieces: list[BBox] = []
+    for rect in shared.rects:
+        common = both.intersection(shapely_box(*rect))
+        for part in getattr(common, "geoms", [common]):
+            if part.area > 0:
+                x0, top, x1, bottom = part.bounds
+                pieces.append((x0, top, x1, bottom))
+    area = unary_union([shapely_box(*p) for p in pieces]).area if pieces else 0.0
+    return pieces, float(area)

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from visualiser import budget
-from visualiser.align import Region
+from visualiser.align import Region, regions_of, shared_ground
 from visualiser.geometry import BBox, area, intersection
-from visualiser.strategies.base import Chunk
+from visualiser.layout.model import Layout
+from visualiser.strategies.base import Chunk, Strategy
 from visualiser.strategies.token_based import EMBEDDING_LIMIT
 
 OVERLAP_METHOD = "bbox_adjacent"
@@ -53,15 +54,25 @@ class Placed:
 
 @dataclass(frozen=True, slots=True)
 class Overlap:
+    """Two neighbours whose enclosing boxes cross on a page (`bbox`, the pair compared
+    under `bbox_adjacent`), and where on that page they hold the same words (`rects`,
+    `area`): only the shared text is hatched; crossing boxes alone are an outline."""
+
     a: int
     b: int
     page: int
     bbox: BBox
     reason: str
+    rects: tuple[BBox, ...] = ()
+    area: float = 0.0
+    shared_words: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "page": self.page,
-                "bbox": [round(v, 2) for v in self.bbox], "area": round(area(self.bbox), 2),
+                "bbox": [round(v, 2) for v in self.bbox],
+                "rects": [[round(v, 2) for v in r] for r in self.rects],
+                "area": round(self.area, 2), "box_area": round(area(self.bbox), 2),
+                "shared_words": self.shared_words,
                 "reason": self.reason, "intended": self.reason != "unexplained"}
 
 
@@ -76,15 +87,23 @@ class Containment:
                 "reason": self.reason, "intended": self.reason != "unexplained"}
 
 
-def find_overlaps(chunks: list[Placed]) -> list[Overlap]:
+def find_overlaps(chunks: list[Placed], layout: Layout) -> list[Overlap]:
+    """Neighbours (i, i+1) whose enclosing boxes cross on a page (`bbox_adjacent`), each
+    measured on the text they share there: the words both hold, on both of their lines."""
     found = []
     for a, b in zip(chunks, chunks[1:], strict=False):
-        boxes_b = {r.page: r.bbox for r in b.regions}
+        regions_b = {r.page: r for r in b.regions}
+        shared_words = a.words & b.words
+        shared = {r.page: r for r in regions_of(shared_words, layout)} if shared_words else {}
         for region in a.regions:
-            other = boxes_b.get(region.page)
-            common = intersection(region.bbox, other) if other else None
-            if common is not None:
-                found.append(Overlap(a.index, b.index, region.page, common, _reason(a, b)))
+            other = regions_b.get(region.page)
+            common = intersection(region.bbox, other.bbox) if other else None
+            if common is None or other is None:
+                continue
+            rects, shared_area = shared_ground(region, other, shared.get(region.page))
+            words = sum(1 for w in shared_words if layout.words[w].page == region.page)
+            found.append(Overlap(a.index, b.index, region.page, common, _reason(a, b),
+                                 tuple(rects), shared_area, words))
     return found
 
 
@@ -257,28 +276,58 @@ def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
 
 
 def flags_by_chunk(count: int, overlaps: list[Overlap], containment: list[Containment]
-                   ) -> list[list[dict[str, str]]]:
-    """Per chunk, what a reader should notice about it, in one pass over the pairs."""
-    contains: list[list[int]] = [[] for _ in range(count)]
-    inside: list[list[int]] = [[] for _ in range(count)]
+                   ) -> list[list[dict[str, Any]]]:
+    """Per chunk, what a reader should notice about it, in one pass over the pairs.
+
+    Each flag says whether what it reports is intended (and the reason: an overlap
+    window, a table-context chunk, ...) or unexplained, so the viewer can show defects
+    as defects. Containment pairs of one chunk are grouped by reason.
+    """
+    contains: list[dict[str, list[int]]] = [{} for _ in range(count)]
+    inside: list[dict[str, list[int]]] = [{} for _ in range(count)]
     for pair in containment:
-        contains[pair.container].append(pair.contained)
-        inside[pair.contained].append(pair.container)
-    flags: list[list[dict[str, str]]] = [[] for _ in range(count)]
+        contains[pair.container].setdefault(pair.reason, []).append(pair.contained)
+        inside[pair.contained].setdefault(pair.reason, []).append(pair.container)
+    flags: list[list[dict[str, Any]]] = [[] for _ in range(count)]
+
+    def add(index: int, code: str, reason: str, message: str) -> None:
+        intended = reason != "unexplained"
+        flags[index].append({"code": code if intended else f"{code}_defect",
+                             "message": message, "intended": intended, "reason": reason})
+
     for index in range(count):
-        if contains[index]:
-            flags[index].append({"code": "contains_others",
-                                 "message": f"contains {_chunks(contains[index])}"})
-        if inside[index]:
-            flags[index].append({"code": "contained_in",
-                                 "message": f"wholly inside {_chunks(inside[index])}"})
+        for reason, numbers in contains[index].items():
+            add(index, "contains_others", reason,
+                f"contains {_chunks(numbers)} ({_reason_words(reason)})")
+        for reason, numbers in inside[index].items():
+            add(index, "contained_in", reason,
+                f"wholly inside {_chunks(numbers)} ({_reason_words(reason)})")
     for o in overlaps:
-        code = "overlap" if o.reason != "unexplained" else "overlap_defect"
-        reason = o.reason.replace("_", " ")
         for this, other in ((o.a, o.b), (o.b, o.a)):
-            message = f"box overlaps chunk {other} on page {o.page} ({reason})"
-            flags[this].append({"code": code, "message": message})
+            add(this, "overlap", o.reason,
+                f"box overlaps chunk {other} on page {o.page} ({_reason_words(o.reason)})")
     return flags
+
+
+def _reason_words(reason: str) -> str:
+    return "unexplained: a defect" if reason == "unexplained" else reason.replace("_", " ")
+
+
+def banner_figures(chunk_types: Sequence[str]) -> dict[str, list[int]]:
+    """What a strategy's banner may speak of, counted on this document's chunks."""
+    return {"table_context": [i for i, kind in enumerate(chunk_types) if kind == "table_context"]}
+
+
+def banner(strategy: type[Strategy], settings: dict[str, Any],
+           chunk_types: Sequence[str]) -> dict[str, Any]:
+    """The banner of `strategy` for this document, as plain text and as parts (text
+    pieces and `{"chunk": n}` links) for the viewer; both None when there is none."""
+    parts = strategy.banner_for_document(settings, banner_figures(chunk_types))
+    if not parts:
+        return {"banner": None, "banner_parts": None}
+    return {"banner": "".join(str(p) for p in parts),
+            "banner_parts": [{"chunk": p} if isinstance(p, int) else {"text": p}
+                             for p in parts]}
 
 
 def diagnostics(chunks: list[Placed], source_tokens: int) -> list[dict[str, Any]]:

@@ -39,7 +39,10 @@ def _parser() -> argparse.ArgumentParser:
     chunk = commands.add_parser("chunk", help="chunk a PDF and print the chunks JSON or text")
     chunk.add_argument("pdf", type=Path)
     _strategy_args(chunk)
-    chunk.add_argument("--format", choices=("json", "text"), default="json")
+    chunk.add_argument(
+        "--format", choices=("json", "text", "jsonl", "langchain", "llamaindex"), default="json",
+        help="json: the chunks JSON; text: a summary; jsonl, langchain, llamaindex: the "
+             "chunks with their metadata (pages, boxes, heading path, type) for other tools")
     chunk.set_defaults(run=_chunk)
 
     listing = commands.add_parser("strategies", help="list the chunking strategies")
@@ -152,6 +155,8 @@ def _report(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 
 
 def _chunk(args: argparse.Namespace) -> int:
+    from visualiser.export import export
+
     _, report = _report(args)
     if args.format == "json":
         # Text from a damaged PDF may hold lone surrogates; stdout gets valid UTF-8 anyway.
@@ -159,6 +164,9 @@ def _chunk(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode("utf-8", "replace"))
         sys.stdout.flush()
+        return 0
+    if args.format != "text":
+        sys.stdout.write(export(report, args.format).decode())
         return 0
     print(f"{report['document']['name']}: {len(report['chunks'])} chunks, "
           f"strategy {report['chunking_strategy']}, layout {report['layout_engine']}")

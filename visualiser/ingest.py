@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from visualiser import analysis, labels
 from visualiser.errors import NotFound, VisualiserError
 from visualiser.layout import LayoutOptions, get_engine
 from visualiser.library import file_sha256
@@ -138,9 +139,20 @@ def stored_report(store: Store, kb_id: int, doc_id: str) -> dict[str, Any]:
             cls = get_strategy(strategy)
         except VisualiserError:
             cls = None
+    about = None
+    if cls is not None:
+        try:
+            settings = cls.settings(report.get("parameters"))
+        except VisualiserError:  # chunks stored under other parameters than it knows
+            settings = cls.settings()
+        # The banner speaks of these stored chunks (which of them are context chunks).
+        about = {**cls.describe(), **analysis.banner(
+            cls, settings, [c["chunk_type"] for c in report["chunks"]])}
+    if "labels" not in report:  # stored before labels were placed on the server
+        report["labels"] = labels.place_all(report)
     report.update({
         "chunking_strategy": strategy,
-        "strategy": cls.describe() if cls else None,
+        "strategy": about,
         "knowledgebase": {"id": kb.id, "name": kb.name},
         "state": doc["state"], "progress": doc["progress"], "error": doc["error"],
         "preview": False,

@@ -17,7 +17,7 @@ from typing import Any
 
 import pymupdf
 
-from visualiser import analysis, budget
+from visualiser import analysis, budget, labels
 from visualiser.align import regions_of
 from visualiser.errors import BadPdf, LimitExceeded, reading_pdf
 from visualiser.imported import align as align_imported
@@ -175,11 +175,11 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
     cls = get_strategy(strategy)
     settings = cls.settings(params)
     check_expected_chunks(doc, cls.sizing, settings)
-    about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
-             "banner": cls.banner_for(settings)}
     with budget.time_budget(time_budget):
         chunks = cls().chunk(doc.source, settings)
         budget.check("chunking")
+        about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
+                 **analysis.banner(cls, settings, [c.chunk_type for c in chunks])}
         return _report(doc, chunks, about, settings, cls.sizing)
 
 
@@ -205,7 +205,7 @@ def _imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
                    "(under half of their words found): their text may come from elsewhere.")
     about = {"name": "imported", "label": f"Imported chunks ({file_name})",
              "explanation": "Chunks read from a file and aligned to this document by words.",
-             "banner": banner}
+             "banner": banner, "banner_parts": [{"text": banner}]}
     return _report(doc, chunks, about, {"file": file_name, "tokenizer": encoding})
 
 
@@ -226,11 +226,11 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
         placed.append(analysis.Placed(index, chunk, count_tokens(chunk.text.text, encoding),
                                       words, regions_of(words, doc.layout)))
     check_chunks_per_page(placed)
-    overlaps = analysis.find_overlaps(placed)
+    overlaps = analysis.find_overlaps(placed, doc.layout)
     containment = analysis.find_containment(placed)
     budget.check("finding contained chunks")
     document_tokens = source_tokens(doc, encoding)
-    return {
+    report = {
         "document": {"id": doc.id, "name": doc.name, "page_count": len(doc.layout.pages)},
         "layout_engine": doc.layout.engine,
         "chunking_strategy": about["name"],
@@ -248,6 +248,9 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
                         + analysis.diagnostics(placed, document_tokens)),
         "warnings": list(doc.layout.warnings),
     }
+    # Where chunk numbers and tags go, placed once here for the viewer and the render.
+    report["labels"] = labels.place_all(report)
+    return report
 
 
 def check_chunks_per_page(placed: list[analysis.Placed]) -> None:

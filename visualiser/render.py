@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -22,7 +21,9 @@ import pymupdf
 
 from visualiser.errors import BadParameter, NotFound, reading_pdf
 from visualiser.geometry import BBox
+from visualiser.labels import LABEL_FONT_SIZE, PAD, TAG_FONT_SIZE, place_page
 from visualiser.mupdf import LOCK, take_messages
+from visualiser.resources import static_dir
 
 # One colour per chunk, chosen by `index % len(PALETTE)`. The browser gets this list
 # from the server, so the static PNG and the viewer always agree.
@@ -44,9 +45,6 @@ MAX_SCALE = 4.0
 # A poster-sized page at 4x would be a gigapixel image; refuse instead of swapping.
 MAX_PIXELS = 40_000_000
 
-LABEL_FONT_SIZE = 8.0
-TAG_FONT_SIZE = 7.0
-LABEL_PAD = 2.0
 FILL_OPACITY = 0.16
 HATCH_STEP = 8.0
 
@@ -166,54 +164,6 @@ class PageImageCache:
 # --- the static overlay --------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Label:
-    text: str
-    box: BBox  # where the label's background goes, displayed page coordinates
-
-
-def _text_width(text: str, size: float) -> float:
-    return pymupdf.get_text_length(text, fontname="hebo", fontsize=size)
-
-
-def _collides(box: BBox, placed: Iterable[BBox]) -> bool:
-    return any(
-        box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
-        for other in placed
-    )
-
-
-def place_labels(
-    boxes: Sequence[tuple[str, float, BBox]], page_width: float, page_height: float
-) -> list[Label]:
-    """Chunk-number labels beside their boxes, without covering each other.
-
-    A label goes in the margin just left of its box's top edge; when that spot is
-    taken (nested chunks share a top-left corner) it moves further left; when the
-    margin is too narrow it goes inside the box, moving right. The viewer's JS uses
-    the same rule, so the browser and the PNG look alike.
-    """
-    placed: list[BBox] = []
-    labels = []
-    for text, width, bbox in boxes:
-        height = LABEL_FONT_SIZE + 2 * LABEL_PAD
-        top = min(max(bbox[1], 0.0), max(page_height - height, 0.0))
-        x1 = bbox[0] - 3
-        candidate = (x1 - width, top, x1, top + height)
-        while candidate[0] >= 0 and _collides(candidate, placed):
-            x1 -= width + 2
-            candidate = (x1 - width, top, x1, top + height)
-        if candidate[0] < 0:
-            x0 = max(bbox[0], 0.0) + 2
-            candidate = (x0, top + 2, x0 + width, top + 2 + height)
-            while candidate[2] <= page_width and _collides(candidate, placed):
-                x0 += width + 2
-                candidate = (x0, top + 2, x0 + width, top + 2 + height)
-        placed.append(candidate)
-        labels.append(Label(text, candidate))
-    return labels
-
-
 def hatch_segments(box: BBox, step: float = HATCH_STEP) -> list[tuple[float, float, float, float]]:
     """45° hatching lines clipped to `box`: the mark for an overlap's intersection."""
     x0, top, x1, bottom = box
@@ -234,25 +184,8 @@ def _rgb(hex_colour: str) -> tuple[float, float, float]:
     return (r, g, b)
 
 
-def number_list(numbers: Sequence[int], limit: int = 6) -> str:
-    """Chunk numbers for a box label, which must stay short (as in the viewer's JS)."""
-    text = ", ".join(str(n) for n in numbers[:limit])
-    return text if len(numbers) <= limit else f"{text} and {len(numbers) - limit} more"
-
-
-def _contained_by(report: Mapping[str, Any]) -> dict[int, list[int]]:
-    holds: dict[int, list[int]] = {}
-    for pair in report.get("containment", []):
-        holds.setdefault(pair["container"], []).append(pair["contained"])
-    return {container: sorted(inner) for container, inner in holds.items()}
-
-
 def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: int) -> None:
     shape = page.new_shape()
-    holds = _contained_by(report)
-    wanted: list[tuple[str, float, BBox]] = []
-    colours: list[tuple[float, float, float]] = []
-    tags: list[tuple[str, BBox, tuple[float, float, float]]] = []
     for chunk in report["chunks"]:
         rgb = _rgb(colour(chunk["index"]))
         for region in chunk["regions"]:
@@ -263,27 +196,44 @@ def _draw_overlay(page: pymupdf.Page, report: Mapping[str, Any], page_number: in
                 shape.finish(color=None, fill=rgb, fill_opacity=FILL_OPACITY, width=0)
             shape.draw_rect(pymupdf.Rect(region["bbox"]))
             shape.finish(color=rgb, fill=None, width=1.2)
-            text = str(chunk["index"])
-            width = _text_width(text, LABEL_FONT_SIZE) + 2 * LABEL_PAD
-            wanted.append((text, width, region["bbox"]))
-            colours.append(rgb)
-            if chunk["index"] in holds:
-                tags.append((f"contains {number_list(holds[chunk['index']])}", region["bbox"], rgb))
+    # Many pairs can share one line (every split part repeats the header row): each
+    # rectangle is hatched once, or stacked hatches would hide the text under them.
+    hatched: set[tuple[tuple[float, ...], tuple[float, float, float]]] = set()
     for overlap in report.get("overlaps", []):
         if overlap["page"] != page_number:
             continue
-        for xa, ya, xb, yb in hatch_segments(tuple(overlap["bbox"])):
-            shape.draw_line((xa, ya), (xb, yb))
-        shape.finish(color=(0.12, 0.12, 0.12), width=0.6, stroke_opacity=0.45)
-    labels = place_labels(wanted, page.rect.width, page.rect.height)
-    for label, rgb in zip(labels, colours, strict=True):
-        _draw_label(shape, label.text, label.box, rgb)
-    for text, bbox, rgb in tags:
-        width = _text_width(text, TAG_FONT_SIZE) + 2 * LABEL_PAD
-        height = TAG_FONT_SIZE + 2 * LABEL_PAD
-        top = bbox[1] - height - 1 if bbox[1] >= height + 1 else bbox[1] + 1
-        _draw_label(shape, text, (bbox[2] - width, top, bbox[2], top + height), rgb, tag=True)
+        # As in the browser: the shared text is hatched (red for a defect); boxes that
+        # cross without shared words get a thin dashed outline. Chunk sets stored before
+        # overlaps carried `rects` have none and are outlined.
+        ink = (0.12, 0.12, 0.12) if overlap.get("intended", True) else (0.75, 0.1, 0.1)
+        rects = overlap.get("rects") or []
+        if not rects:
+            shape.draw_rect(pymupdf.Rect(overlap["bbox"]))
+            shape.finish(color=ink, width=0.5, dashes="[2 3] 0", stroke_opacity=0.7)
+            continue
+        fresh = [r for r in rects if (tuple(r), ink) not in hatched]
+        if not fresh:
+            continue
+        for rect in fresh:
+            hatched.add((tuple(rect), ink))
+            for xa, ya, xb, yb in hatch_segments(tuple(rect)):
+                shape.draw_line((xa, ya), (xb, yb))
+        shape.finish(color=ink, width=0.6, stroke_opacity=0.45)
+    # The same placement as the viewer's (visualiser/labels.py): in the margins or the
+    # nearest free space, never over text or each other.
+    for mark in place_page(report["chunks"], report.get("containment", []), page_number,
+                           page.rect.width, page.rect.height):
+        rgb = _rgb(colour(mark["chunks"][0]))
+        if mark["kind"] == "tag":
+            rgb = (0.73, 0.13, 0.07) if mark.get("defect") else rgb
+            _draw_label(shape, mark["text"], tuple(mark["box"]), rgb, tag=True)
+        else:
+            _draw_label(shape, mark["text"], tuple(mark["box"]),
+                        (0.25, 0.28, 0.32) if mark["kind"] == "group" else rgb)
     shape.commit()
+
+
+LABEL_FONT = static_dir() / "fonts" / "LiberationSans-Bold.ttf"
 
 
 def _draw_label(
@@ -301,9 +251,12 @@ def _draw_label(
     else:
         shape.finish(color=None, fill=rgb, width=0)
     size = TAG_FONT_SIZE if tag else LABEL_FONT_SIZE
-    baseline = (box[0] + LABEL_PAD, box[3] - LABEL_PAD - 0.15 * size)
+    baseline = (box[0] + PAD, box[3] - PAD - 0.15 * size)
     ink = (0.11, 0.14, 0.17) if tag else (1, 1, 1)
-    shape.insert_text(baseline, text, fontname="hebo", fontsize=size, color=ink)
+    # The viewer's own font (Liberation Sans Bold, Helvetica-Bold's metrics, which
+    # labels.py measures with): the base-14 font cannot write the en dash of "15–27".
+    shape.insert_text(baseline, text, fontname="ViewerSansBold", fontfile=str(LABEL_FONT),
+                      fontsize=size, color=ink)
 
 
 def render_overlay_png(

@@ -79,6 +79,14 @@ export class PageColumn {
     this.ensureOverlay(number);
   }
 
+  /** New page images at the current width (after a zoom), for the visible pages. */
+  rescale() {
+    for (const number of this.visible) {
+      this.els.get(number).querySelector("img")?.remove();
+      this.ensureImage(number);
+    }
+  }
+
   /** Draw the overlays of the visible pages again (a new report, or fonts ready). */
   redraw() {
     this.clearOverlays();

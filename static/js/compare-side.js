@@ -3,6 +3,7 @@
 // The page (compare.js) owns what links the two sides: selection, hover, the URL.
 import { PageColumn } from "./columns.js";
 import { clear, fill, h } from "./dom.js";
+import { renderBanner } from "./banner.js";
 import { buildOverlay } from "./overlay.js";
 import { buildParamFields, markInvalid, readParamFields } from "./params.js";
 import { indexReport } from "./report-index.js";
@@ -33,7 +34,7 @@ export class SideView {
     this.report = null;
     this.index = null; // indexReport(report)
     this.areas = null; // chunk index -> text area, for links.js
-    this.measure = null; // set once the font is loaded
+    this.fontReady = false; // set once the font is loaded
     this.request = null;
     this.retry = null;
     this.column = new PageColumn({
@@ -45,13 +46,12 @@ export class SideView {
   }
 
   #overlay(number) {
-    if (!this.report || !this.measure) return null;
-    const { byPage, overlapsByPage, holds } = this.index;
+    if (!this.report || !this.fontReady) return null;
+    const { byPage, overlapsByPage, labelsByPage } = this.index;
     const page = this.column.info.get(number);
     const svg = buildOverlay(page, byPage.get(number) || [], overlapsByPage.get(number) || [], {
       colour: this.shared.colour,
-      holds,
-      measure: this.measure,
+      labels: labelsByPage.get(number) || [],
     });
     this.shared.paintSvg(this.name, svg);
     return svg;
@@ -119,10 +119,12 @@ export class SideView {
     this.report = report;
     this.index = indexReport(report);
     this.areas = chunkAreas(report);
-    // As in the viewer: the banner comes from the report; no strategy known, no banner.
-    const banner = report.chunking_strategy ? report.strategy?.banner : null;
-    this.els.banner.textContent = banner || "";
-    this.els.banner.hidden = !banner;
+    // As in the viewer: the banner comes from the report; its chunk numbers select
+    // chunks of this side (compare.js handles [data-select-side] links).
+    renderBanner(this.els.banner, report, (index) => ({
+      "data-select-side": this.name,
+      "data-select-index": index,
+    }));
     this.column.redraw();
   }
 

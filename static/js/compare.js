@@ -7,7 +7,6 @@ import { SideView } from "./compare-side.js";
 import { renderHint, renderLinked } from "./compare-panels.js";
 import { attachImport } from "./import-control.js";
 import { sharedChunks, strongest } from "./links.js";
-import { makeMeasurer } from "./overlay.js";
 import { renderDetail } from "./panels.js";
 import { intParam, setQuery } from "./params.js";
 import { chunkIndexOf } from "./report-index.js";
@@ -347,11 +346,10 @@ async function start() {
     }
     return side.load();
   });
-  // Labels are measured in the served font, so wait for it before drawing overlays.
+  // Labels are placed by the server for the served font's metrics: draw them once it is in.
   await document.fonts.load('700 8px "Viewer Sans"');
-  const measure = makeMeasurer();
   for (const name of SIDES) {
-    sides[name].measure = measure;
+    sides[name].fontReady = true;
     sides[name].column.redraw();
   }
   await Promise.all(loads);

@@ -26,8 +26,9 @@ document.body.classList.add("scripted"); // hides the no-script upload button
 function stateCell(doc) {
   // Keep in step with templates/knowledgebase.html, which renders the first state.
   if (doc.state === "processing") {
+    // The server words the phase: queued behind other uploads, reading pages, chunking.
     return [
-      h("span", { class: "state-label processing" }, `Processing · ${doc.percent} %`),
+      h("span", { class: `state-label processing phase-${doc.phase}` }, doc.phase_text),
       h("progress", { max: 100, value: doc.percent, "aria-label": `Processing ${doc.name}` }),
     ];
   }
@@ -43,6 +44,7 @@ function stateCell(doc) {
 
 function renderState(row, doc) {
   row.dataset.state = doc.state;
+  row.dataset.phase = doc.phase;
   row.dataset.percent = String(doc.percent);
   fill(row.querySelector("td.state"), stateCell(doc));
 }
@@ -80,7 +82,7 @@ function syncRows(docs) {
     seen.add(doc.id);
     const row = rowOf(doc.id);
     if (!row) els.rows.append(buildRow(doc));
-    else if (row.dataset.state !== doc.state || row.dataset.percent !== String(doc.percent)) renderState(row, doc);
+    else if (row.dataset.state !== doc.state || row.dataset.phase !== doc.phase || row.dataset.percent !== String(doc.percent)) renderState(row, doc);
   }
   for (const row of els.rows.querySelectorAll("tr[data-doc-id]")) {
     if (!seen.has(row.dataset.docId)) row.remove();

@@ -1,50 +1,11 @@
 // The SVG overlay of one page: chunk boxes in chunk order, overlap marks, a hit
 // layer and number labels. Built only when the page scrolls into view.
 import { s } from "./dom.js";
-import { listNumbers, reasonText } from "./format.js";
+import { reasonText } from "./format.js";
 
 const LABEL_SIZE = 8;
 const TAG_SIZE = 7;
 const PAD = 2;
-const TAG_LIMIT = 6; // numbers written on a box; the side panel lists them all
-
-export function makeMeasurer() {
-  const context = document.createElement("canvas").getContext("2d");
-  return (text, size) => {
-    context.font = `700 ${size}px "Viewer Sans"`;
-    return context.measureText(text).width;
-  };
-}
-
-function collides(box, placed) {
-  return placed.some((o) => box[0] < o[2] && o[0] < box[2] && box[1] < o[3] && o[1] < box[3]);
-}
-
-// Same rule as visualiser/render.py place_labels: in the left margin beside the box's
-// top edge, moving further left when taken; inside the box when the margin is narrow.
-export function placeLabels(items, pageWidth, pageHeight) {
-  const placed = [];
-  const height = LABEL_SIZE + 2 * PAD;
-  for (const { width, bbox } of items) {
-    const top = Math.min(Math.max(bbox[1], 0), Math.max(pageHeight - height, 0));
-    let x1 = bbox[0] - 3;
-    let box = [x1 - width, top, x1, top + height];
-    while (box[0] >= 0 && collides(box, placed)) {
-      x1 -= width + 2;
-      box = [x1 - width, top, x1, top + height];
-    }
-    if (box[0] < 0) {
-      let x0 = Math.max(bbox[0], 0) + 2;
-      box = [x0, top + 2, x0 + width, top + 2 + height];
-      while (box[2] <= pageWidth && collides(box, placed)) {
-        x0 += width + 2;
-        box = [x0, top + 2, x0 + width, top + 2 + height];
-      }
-    }
-    placed.push(box);
-  }
-  return placed;
-}
 
 function rect(box, cls) {
   return s("rect", {
@@ -68,11 +29,31 @@ function label(cls, index, colour, box, text, size) {
   );
 }
 
+// Many chunks starting on one line share one label ("15–27"); hovering it shows one
+// chip per chunk below it (over the page only while hovered), each selecting its chunk.
+function groupLabel(mark, colour) {
+  const [x0, top, x1, bottom] = mark.box;
+  const height = bottom - top;
+  const members = s("g", { class: "members" });
+  mark.chunks.forEach((index, n) => {
+    const y = bottom + 1 + n * (height + 1);
+    members.append(label("label", index, colour(index), [x0, y, x1, y + height], String(index), LABEL_SIZE));
+  });
+  return s(
+    "g",
+    { class: "group", "data-chunks": mark.chunks.join(" ") },
+    s("rect", { x: x0, y: top, width: x1 - x0, height, rx: 1.5 }),
+    s("text", { x: x0 + PAD, y: bottom - PAD - 1.2 }, mark.text),
+    s("title", {}, `Chunks ${mark.chunks.join(", ")} start on this line`),
+    members,
+  );
+}
+
 /**
  * @param page     {number, width, height}
  * @param entries  [{chunk, region}] for this page, in chunk order
  * @param overlaps the report's overlaps on this page
- * @param ctx      {colour(index), holds: Map(container -> [contained]), measure}
+ * @param ctx      {colour(index), labels: the server's placed labels for this page}
  */
 export function buildOverlay(page, entries, overlaps, ctx) {
   const svg = s("svg", {
@@ -94,12 +75,23 @@ export function buildOverlay(page, entries, overlaps, ctx) {
     );
   }
 
+  // Only the text two chunks share is hatched (the overlap's rects, from the server);
+  // enclosing boxes that cross where no word is shared get a thin outline, no hatch.
   const marks = s("g", { class: "overlaps" });
   for (const overlap of overlaps) {
-    const mark = rect(overlap.bbox, "overlap-mark");
+    const rects = overlap.rects || [];
+    const defect = overlap.intended === false ? " defect" : "";
+    const mark = rects.length
+      ? s("path", {
+          class: `overlap-mark${defect}`,
+          d: rects.map((r) => `M${r[0]},${r[1]}H${r[2]}V${r[3]}H${r[0]}Z`).join(""),
+          "vector-effect": "non-scaling-stroke",
+        })
+      : rect(overlap.bbox, `overlap-outline${defect}`);
     mark.dataset.overlap = `${overlap.a}-${overlap.b}-${overlap.page}`;
+    const where = rects.length ? "share text here" : "have crossing boxes here but share no text";
     mark.append(
-      s("title", {}, `Chunks ${overlap.a} and ${overlap.b} overlap here: ${reasonText(overlap.reason)}`),
+      s("title", {}, `Chunks ${overlap.a} and ${overlap.b} ${where}: ${reasonText(overlap.reason)}`),
     );
     marks.append(mark);
   }
@@ -113,25 +105,18 @@ export function buildOverlay(page, entries, overlaps, ctx) {
     hits.append(hit);
   }
 
+  // Labels and tags where the server placed them (visualiser/labels.py, the same
+  // placement as `visualiser render`): in the margins or free space, never over text.
   const labels = s("g", { class: "labels" });
-  const wanted = entries.map(({ chunk, region }) => ({
-    width: ctx.measure(String(chunk.index), LABEL_SIZE) + 2 * PAD,
-    bbox: region.bbox,
-  }));
-  placeLabels(wanted, page.width, page.height).forEach((box, i) => {
-    const { chunk } = entries[i];
-    labels.append(label("label", chunk.index, ctx.colour(chunk.index), box, String(chunk.index), LABEL_SIZE));
-  });
-  // Containment is written on the container's box: "contains 1, 2, 3".
-  for (const { chunk, region } of entries) {
-    const inner = ctx.holds.get(chunk.index);
-    if (!inner) continue;
-    const text = `contains ${listNumbers(inner, TAG_LIMIT)}`;
-    const width = ctx.measure(text, TAG_SIZE) + 2 * PAD;
-    const height = TAG_SIZE + 2 * PAD;
-    const b = region.bbox;
-    const top = b[1] >= height + 1 ? b[1] - height - 1 : b[1] + 1;
-    labels.append(label("tag", chunk.index, ctx.colour(chunk.index), [b[2] - width, top, b[2], top + height], text, TAG_SIZE));
+  for (const mark of ctx.labels || []) {
+    if (mark.kind === "tag") {
+      const cls = mark.defect ? "tag defect" : "tag";
+      labels.append(label(cls, mark.chunks[0], ctx.colour(mark.chunks[0]), mark.box, mark.text, TAG_SIZE));
+    } else if (mark.kind === "group") {
+      labels.append(groupLabel(mark, ctx.colour));
+    } else {
+      labels.append(label("label", mark.chunks[0], ctx.colour(mark.chunks[0]), mark.box, mark.text, LABEL_SIZE));
+    }
   }
 
   svg.append(boxes, marks, hits, labels);

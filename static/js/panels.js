@@ -1,9 +1,11 @@
 // The side panel: report summary, chunk list, analysis lists and the detail panel.
-import { fill, h } from "./dom.js";
+import { fill, h, s } from "./dom.js";
 import { firstWords, listNumbers, pageRange, plural, reasonText } from "./format.js";
+import { partnersOf } from "./focus.js";
 
-// Flags are data from the server; only those it marks as defects get the red style.
-const isDefect = (flag) => flag.intended === false || /unexplained/.test(flag.code);
+// Flags are data from the server ({code, message, intended, reason}); only those it
+// marks as not intended (an unexplained overlap or containment) get the defect style.
+export const isDefect = (flag) => flag.intended === false;
 
 // A flag naming hundreds of chunks stays one line in the list; the tooltip has it all.
 const shorten = (text, limit = 90) => (text.length > limit ? `${text.slice(0, limit - 1)}…` : text);
@@ -14,8 +16,62 @@ function flagList(flags) {
     "ul",
     { class: "flags" },
     flags.map((f) =>
-      h("li", { class: isDefect(f) ? "flag defect" : "flag", title: f.message, "data-flag": f.code }, shorten(f.message || f.code)),
+      h(
+        "li",
+        {
+          class: isDefect(f) ? "flag defect" : "flag",
+          title: f.message,
+          "data-flag": f.code,
+          "data-intended": String(f.intended !== false),
+        },
+        shorten(f.message || f.code),
+      ),
     ),
+  );
+}
+
+const BINS = 12;
+
+/** Chunk sizes at a glance: an inline SVG histogram of tokens per chunk, with counts
+ * by chunk type. Each bar's title says its range and count. */
+export function sizeHistogram(report) {
+  const sizes = report.chunks.map((c) => c.tokens);
+  if (!sizes.length) return null;
+  const most = Math.max(...sizes);
+  const step = Math.max(1, Math.ceil((most + 1) / BINS));
+  const counts = new Array(BINS).fill(0);
+  for (const size of sizes) counts[Math.min(BINS - 1, Math.floor(size / step))] += 1;
+  const tallest = Math.max(...counts);
+  const width = 240;
+  const height = 48;
+  const bar = width / BINS;
+  const svg = s("svg", {
+    class: "size-histogram", "data-testid": "size-histogram", viewBox: `0 0 ${width} ${height + 12}`,
+    width, height: height + 12, role: "img",
+    "aria-label": `Chunk sizes: ${sizes.length} chunks from ${Math.min(...sizes)} to ${most} tokens`,
+  });
+  counts.forEach((count, n) => {
+    const h2 = tallest ? (count / tallest) * height : 0;
+    const rect = s("rect", {
+      x: n * bar + 1, y: height - h2, width: bar - 2, height: Math.max(h2, count ? 1 : 0),
+      "data-bin": n, "data-count": count,
+    });
+    rect.append(s("title", {}, `${n * step}–${(n + 1) * step - 1} tokens: ${plural(count, "chunk")}`));
+    svg.append(rect);
+  });
+  svg.append(
+    s("text", { x: 0, y: height + 10 }, "0"),
+    s("text", { x: width, y: height + 10, "text-anchor": "end" }, `${most} tokens`),
+  );
+  const types = new Map();
+  for (const c of report.chunks) types.set(c.chunk_type, (types.get(c.chunk_type) || 0) + 1);
+  return h(
+    "details",
+    { class: "sizes", "data-testid": "sizes" },
+    h("summary", {}, "Chunk sizes and types"),
+    svg,
+    h("p", { class: "type-counts", "data-testid": "type-counts" },
+      [...types].map(([type, count]) => `${type} ${count}`).join(" · ")),
   );
 }
 
@@ -43,6 +99,7 @@ export function renderSummary(el, report, mode = null) {
         `${plural(report.diagnostics.length, "diagnostic")}` +
         (unexplained ? ` · ${unexplained} unexplained` : ""),
     ),
+    sizeHistogram(report),
   );
 }
 
@@ -53,7 +110,7 @@ export function renderList(el, report, colour) {
       h(
         "li",
         {
-          class: "chunk",
+          class: (chunk.flags || []).some(isDefect) ? "chunk has-defect" : "chunk",
           tabindex: 0,
           "data-chunk-index": chunk.index,
           title: chunk.why,
@@ -107,7 +164,12 @@ export function renderAnalysis(els, report) {
           overlaps.map((o) =>
             h(
               "li",
-              { "data-overlap": `${o.a}-${o.b}-${o.page}`, tabindex: 0 },
+              {
+                "data-overlap": `${o.a}-${o.b}-${o.page}`,
+                "data-intended": String(o.intended !== false),
+                class: o.intended === false ? "defect" : null,
+                tabindex: 0,
+              },
               `Chunks ${o.a} and ${o.b} on page ${o.page}`,
               reasons([o]),
             ),
@@ -126,7 +188,12 @@ export function renderAnalysis(els, report) {
           [...groups].map(([container, pairs]) =>
             h(
               "li",
-              { "data-containment": container, tabindex: 0 },
+              {
+                "data-containment": container,
+                "data-intended": String(pairs.every((p) => p.intended !== false)),
+                class: pairs.some((p) => p.intended === false) ? "defect" : null,
+                tabindex: 0,
+              },
               `Chunk ${container} contains ${listNumbers(pairs.map((p) => p.contained))}`,
               reasons(pairs),
             ),
@@ -155,6 +222,18 @@ export function renderAnalysis(els, report) {
           report.warnings.map((w) => h("li", { "data-warning": "" }, `Reading the PDF: ${w}`)),
         )
       : null,
+  );
+}
+
+/** The chunks focus mode draws lightly beside the selection, each with its reason. */
+function relatedList(report, index) {
+  const partners = partnersOf(report, index);
+  if (!partners.size) return null;
+  return h(
+    "ul",
+    { class: "related", "data-testid": "related" },
+    [...partners].sort((a, b) => a[0] - b[0]).map(([other, why]) =>
+      h("li", { "data-chunk-index": other, tabindex: 0 }, h("strong", {}, `Chunk ${other}`), ` — ${why}`)),
   );
 }
 
@@ -188,10 +267,13 @@ export function renderDetail(el, report, index, colour) {
       holds.length ? [h("dt", {}, "Contains"), h("dd", {}, `chunks ${listNumbers(holds)}`)] : null,
       heldBy.length ? [h("dt", {}, "Inside"), h("dd", {}, `chunks ${listNumbers(heldBy)}`)] : null,
       overlaps.length
-        ? [h("dt", {}, "Overlaps"), h("dd", {}, overlaps.map((o) => `${o.a === index ? o.b : o.a} on p. ${o.page}`).join(", "))]
+        // Chunk numbers, said as such ("Overlaps: 0 on p. 1" read as a count).
+        ? [h("dt", {}, "Overlaps"), h("dd", { "data-testid": "detail-overlaps" },
+            overlaps.map((o) => `chunk ${o.a === index ? o.b : o.a} on p. ${o.page}`).join(", "))]
         : null,
     ),
     flagList(chunk.flags),
+    relatedList(report, index),
     h("pre", { class: "text", "data-testid": "chunk-text" }, chunk.text),
   );
 }

@@ -4,8 +4,9 @@
 // means "the stored chunks" (read by the knowledgebase's own layout engine).
 import { fill, h } from "./dom.js";
 import { IMPORT, importId, isImport, sourceQuery } from "./sources.js";
+import { MODES, readDisplay, TOGGLES, TOOL_KEYS, writeDisplay } from "./focus.js";
 
-const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "layout"]);
+const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "layout", "focus", ...TOGGLES, ...TOOL_KEYS, ...MODES]);
 
 export function intParam(query, name) {
   const value = Number.parseInt(query.get(name) ?? "", 10);
@@ -19,7 +20,10 @@ export function readUrl(defaultStrategy, defaultLayout = "") {
   const imported = query.get("import");
   const strategy = imported ? IMPORT + imported : query.get("strategy") || defaultStrategy;
   const layout = query.get("layout") || defaultLayout;
-  return { strategy, params, layout, page: intParam(query, "page"), chunk: intParam(query, "chunk") };
+  return {
+    strategy, params, layout, page: intParam(query, "page"), chunk: intParam(query, "chunk"),
+    display: readDisplay(query), // focus mode, overlay toggles and tools (focus.js)
+  };
 }
 
 /** Replace (or, with `push`, add) the history entry when the query string changed. */
@@ -40,6 +44,7 @@ export function writeUrl(view, { push = false } = {}) {
   if (view.strategy && view.layout) query.set("layout", view.layout);
   if (view.page) query.set("page", String(view.page));
   if (view.chunk !== null && view.chunk !== undefined) query.set("chunk", String(view.chunk));
+  if (view.display) writeDisplay(query, view.display);
   setQuery(query, { push });
 }
 

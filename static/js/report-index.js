@@ -1,5 +1,5 @@
 // A chunk report indexed for drawing: per page, the chunks' regions in chunk order
-// and the overlaps; per container, the chunks it holds. Built once per report.
+// the overlaps and the labels the server placed. Built once per report.
 
 function push(map, key, value) {
   if (!map.has(key)) map.set(key, []);
@@ -13,10 +13,9 @@ export function indexReport(report) {
   }
   const overlapsByPage = new Map();
   for (const overlap of report.overlaps) push(overlapsByPage, overlap.page, overlap);
-  const holds = new Map(); // container -> [contained]
-  for (const pair of report.containment) push(holds, pair.container, pair.contained);
-  for (const inner of holds.values()) inner.sort((a, b) => a - b);
-  return { byPage, overlapsByPage, holds };
+  const labelsByPage = new Map(); // page -> the server's placed labels and tags
+  for (const mark of report.labels || []) push(labelsByPage, mark.page, mark);
+  return { byPage, overlapsByPage, labelsByPage };
 }
 
 /** Every element (box, hit area, label, list entry) of chunk `index` under `root`. */

@@ -4,9 +4,14 @@
 // shows a preview computed from the stored PDF, which changes nothing stored.
 import { clear, fill, h } from "./dom.js";
 import { PageColumn } from "./columns.js";
-import { buildOverlay, makeMeasurer } from "./overlay.js";
+import { buildOverlay } from "./overlay.js";
 import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panels.js";
 import { attachImport } from "./import-control.js";
+import { renderBanner } from "./banner.js";
+import { applyDisplay, isDense, partnersOf } from "./focus.js";
+import { applyZoom, passing, searchMarks } from "./tools.js";
+import { Minimap } from "./minimap.js";
+import { buildTextLayer } from "./text-layer.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
@@ -38,6 +43,11 @@ const els = {
   processingText: $('[data-testid="processing-text"]'),
   importInput: $('[data-testid="import-input"]'),
   compareLink: $('[data-testid="compare-link"]'),
+  viewBar: $('[data-testid="view-bar"]'),
+  search: $('[data-testid="search"]'),
+  searchCount: $('[data-testid="search-count"]'),
+  filterType: $('[data-testid="filter-type"]'),
+  gotoChunk: $('[data-testid="goto-chunk"]'),
 };
 const stored = config.stored; // null for a bundled sample
 const pageInfo = new Map(config.document.pages.map((p) => [p.number, p]));
@@ -53,18 +63,56 @@ const state = {
   hovered: null,
   request: null, // AbortController of the report being fetched
   poll: null, // timer while a stored document is still being processed
+  partners: new Map(), // chunk -> why it relates to the selected chunk
+  dense: false, // some page has more boxes than focus.js DENSE_BOXES
+  passing: null, // chunks that pass the search and filters (tools.js), null: all
+  words: new Map(), // page -> Promise of its words, for search highlights
 };
 const POLL_MS = 1000;
-let measure = null;
+let fontReady = false; // labels are drawn in the served font
 
 // --- pages: images and overlays, only for pages near the viewport --------------------
 
 function overlayFor(number) {
-  if (!state.report || !measure) return null;
+  if (!state.report || !fontReady) return null;
   const svg = buildOverlay(pageInfo.get(number), state.index.byPage.get(number) || [],
-    state.index.overlapsByPage.get(number) || [], { colour, holds: state.index.holds, measure });
+    state.index.overlapsByPage.get(number) || [], { colour, labels: state.index.labelsByPage.get(number) || [] });
   paintState(svg);
+  markSearch(svg, number);
+  queueMicrotask(() => addTextLayer(svg, number)); // once the svg is on its page
   return svg;
+}
+
+/** Highlight the words of page `number` that hold a search term (sample documents:
+ * the server lists a page's words; a knowledgebase view filters chunks only). */
+function pageWords(number) {
+  if (!state.words.has(number)) {
+    const url = config.urls.page_words.replace(/\/0\/words$/, `/${number}/words`);
+    state.words.set(number, fetch(url).then((r) => (r.ok ? r.json() : { words: [] })).then((b) => b.words));
+  }
+  return state.words.get(number);
+}
+
+/** In "Select text" mode, the page's words as selectable text over the image. */
+function addTextLayer(svg, number) {
+  if (!state.view.display.text || !config.urls.page_words) return;
+  const section = svg.closest("section.page");
+  if (!section || section.querySelector("svg.text-layer")) return;
+  pageWords(number).then((words) => {
+    if (!section.isConnected || section.querySelector("svg.text-layer")) return;
+    section.append(buildTextLayer(pageInfo.get(number), words));
+  });
+}
+
+function markSearch(svg, number) {
+  svg.querySelector(".search-hits")?.remove();
+  const query = state.view.display.q;
+  if (!query || !config.urls.page_words) return;
+  pageWords(number).then((words) => {
+    if (state.view.display.q !== query || !svg.isConnected) return;
+    svg.querySelector(".search-hits")?.remove();
+    svg.querySelector(".hits").before(searchMarks(words, query));
+  });
 }
 
 const column = new PageColumn({
@@ -74,12 +122,21 @@ const column = new PageColumn({
   overlay: overlayFor,
 });
 
+const minimap = new Minimap($('[data-testid="minimap"]'), config.document.pages,
+  (page, y) => column.scrollToBox(page, [0, y, 0, y]));
+
+function showInView() {
+  const el = els.pages;
+  minimap.show(el.scrollTop / el.scrollHeight, (el.scrollTop + el.clientHeight) / el.scrollHeight);
+}
+
 let scrollPending = false;
 els.pages.addEventListener("scroll", () => {
   if (scrollPending) return;
   scrollPending = true;
   requestAnimationFrame(() => {
     scrollPending = false;
+    showInView();
     const page = column.currentPage();
     if (page !== state.view.page) {
       state.view.page = page;
@@ -99,8 +156,23 @@ els.pageInput.addEventListener("change", () => {
 const marked = (index) => markedIn(document, index);
 
 function paintState(root) {
+  if (state.passing) {
+    for (const el of root.querySelectorAll("[data-chunk-index]")) {
+      el.classList.toggle("filtered-out", !state.passing.has(Number(el.dataset.chunkIndex)));
+    }
+  }
   if (state.selected !== null) {
     for (const el of root.querySelectorAll(`[data-chunk-index="${state.selected}"]`)) el.classList.add("selected");
+    for (const mark of root.querySelectorAll("svg [data-overlap]")) {
+      const [a, b] = mark.dataset.overlap.split("-").map(Number);
+      if (a === state.selected || b === state.selected) mark.classList.add("partner");
+    }
+    for (const [index, why] of state.partners) {
+      for (const el of root.querySelectorAll(`[data-chunk-index="${index}"]`)) {
+        el.classList.add("partner");
+        if (el.matches("g.box")) el.dataset.partnerWhy = why;
+      }
+    }
   }
   if (state.hovered !== null) {
     for (const el of root.querySelectorAll(`[data-chunk-index="${state.hovered}"]`)) el.classList.add("hover");
@@ -124,11 +196,15 @@ function select(index, { scroll = true, focus = false } = {}) {
   if (!state.report) return;
   if (index !== null && (index < 0 || index >= state.report.chunks.length)) return;
   if (state.selected !== null) for (const el of marked(state.selected)) el.classList.remove("selected");
+  for (const el of document.querySelectorAll(".partner")) el.classList.remove("partner");
   state.selected = index;
+  // Focus mode draws the chunks related to the selection lightly, with their reason.
+  state.partners = index === null ? new Map() : partnersOf(state.report, index);
   els.viewer.classList.toggle("has-selection", index !== null);
   renderDetail(els.detail, state.report, index, colour);
   state.view.chunk = index;
   if (index !== null) {
+    paintState(document);
     for (const el of marked(index)) el.classList.add("selected");
     const entry = listEntry(index);
     entry?.scrollIntoView({ block: "nearest" });
@@ -190,6 +266,99 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
+// --- focus mode and overlay toggles (focus.js); all in the URL ------------------------
+
+function showDisplay() {
+  const focus = applyDisplay(els.viewer, state.view.display, state.dense);
+  els.viewer.classList.toggle("text-mode", Boolean(state.view.display.text));
+  if (state.view.display.text) {
+    for (const svg of els.pages.querySelectorAll("svg.overlay")) addTextLayer(svg, Number(svg.dataset.page));
+  }
+  for (const input of els.viewBar.querySelectorAll("[data-display]")) {
+    input.checked = input.dataset.display === "focus" ? focus : state.view.display[input.dataset.display];
+  }
+}
+
+els.viewBar.addEventListener("change", (event) => {
+  const name = event.target.dataset.display;
+  if (!name) return;
+  state.view.display[name] = event.target.checked;
+  showDisplay();
+  saveView();
+});
+
+// --- tools: search, filters, go to chunk, zoom (tools.js); in the URL ----------------
+
+function applyTools() {
+  const display = state.view.display;
+  applyZoom(els.pages, display.zoom);
+  if (!state.report) return;
+  state.passing = passing(state.report, display);
+  els.viewer.classList.toggle("filtered", state.passing !== null);
+  for (const el of document.querySelectorAll(".filtered-out")) el.classList.remove("filtered-out");
+  if (state.passing) paintState(document);
+  els.searchCount.textContent = state.passing
+    ? `${state.passing.size} of ${state.report.chunks.length}` : "";
+  for (const svg of els.pages.querySelectorAll("svg.overlay")) markSearch(svg, Number(svg.dataset.page));
+}
+
+function showTools() {
+  for (const el of els.viewBar.querySelectorAll("[data-tool]")) el.value = state.view.display[el.dataset.tool] || "";
+}
+
+let searchTimer = null;
+els.viewBar.addEventListener("input", (event) => {
+  const name = event.target.dataset.tool;
+  if (!name) return;
+  clearTimeout(searchTimer);
+  const apply = () => {
+    state.view.display[name] = event.target.value;
+    applyTools();
+    if (name === "zoom") column.rescale();
+    saveView();
+  };
+  if (name === "q") searchTimer = setTimeout(apply, 150);
+  else apply();
+});
+
+els.gotoChunk.addEventListener("change", () => {
+  const index = Number.parseInt(els.gotoChunk.value, 10);
+  if (Number.isFinite(index)) select(index, { focus: true });
+});
+
+/** The type filter offers the types this report has. */
+function fillTypes(report) {
+  const types = [...new Set(report.chunks.map((c) => c.chunk_type))].sort();
+  els.filterType.replaceChildren(
+    new Option("All types", ""), ...types.map((t) => new Option(t, t)));
+  els.filterType.value = types.includes(state.view.display.type) ? state.view.display.type : "";
+}
+
+const EXPORTS = { json: "JSON", jsonl: "JSONL", langchain: "LangChain", llamaindex: "LlamaIndex" };
+
+/** Download links for the chunks on show, in the shapes other tools read (export.py). */
+function exportLinks() {
+  const query = apiQuery(state.view);
+  return h("p", { class: "export", "data-testid": "export" }, "Export: ",
+    Object.entries(EXPORTS).map(([format, name], n) => [
+      n ? " · " : null,
+      h("a", { href: `${config.urls.export}?${query ? `${query}&` : ""}format=${format}`,
+        download: "", "data-export": format }, name),
+    ]));
+}
+
+/** A badge on each page whose words were read by OCR. */
+function markOcr(report) {
+  for (const badge of els.pages.querySelectorAll(".page-ocr")) badge.remove();
+  for (const page of report.pages || []) {
+    if (!page.ocr) continue;
+    const el = els.pages.querySelector(`section.page[data-page="${page.number}"]`);
+    el?.setAttribute("data-ocr", "");
+    el?.append(h("span", { class: "page-ocr", "data-testid": "ocr-badge",
+      title: "This page has no text layer: its words were read by OCR (Tesseract)" }, "OCR"));
+  }
+}
+
 // --- the report ----------------------------------------------------------------------
 
 function clearReport() {
@@ -211,14 +380,20 @@ function showReport(report, wanted) {
   clearReport();
   state.report = report;
   state.index = indexReport(report);
-  // The banner text comes from the strategy registry, through the JSON. No strategy
-  // known (unreadable metadata) means no banner rather than a guess.
-  const banner = report.chunking_strategy ? report.strategy?.banner : null;
-  els.banner.textContent = banner || "";
-  els.banner.hidden = !banner;
+  // The banner text comes from the strategy, through the JSON; its chunk numbers
+  // select their chunks.
+  renderBanner(els.banner, report, (index) => ({ onclick: () => select(index, { focus: true }) }));
   renderSummary(els.summary, report, stored ? (report.preview ? "preview" : "stored") : null);
+  if (config.urls.export) els.summary.append(exportLinks());
   renderList(els.list, report, colour);
   renderAnalysis(els, report);
+  state.dense = isDense(state.index);
+  showDisplay();
+  fillTypes(report);
+  markOcr(report);
+  minimap.draw(report, colour);
+  showInView();
+  applyTools();
   column.redraw();
   const keep = wanted !== null && wanted < report.chunks.length ? wanted : null;
   select(keep, { scroll: false });
@@ -229,7 +404,7 @@ function showError(body, status) {
   const message = body?.message || "The server did not say why.";
   clear(els.error).append(
     Object.assign(document.createElement("strong"), { textContent: `${title}:` }),
-    document.createTextNode(message),
+    document.createTextNode(` ${message}`),
   );
   els.error.hidden = false;
   markInvalid(els.fields, body?.parameter ?? null, message);
@@ -436,6 +611,7 @@ attachImport({
 window.addEventListener("popstate", () => {
   state.view = readUrl(config.strategy, config.default_layout);
   buildForm();
+  showTools();
   if (state.view.page) column.scrollToPage(state.view.page);
   loadReport({ wanted: state.view.chunk });
 });
@@ -444,6 +620,8 @@ window.addEventListener("popstate", () => {
 
 async function start() {
   buildForm();
+  showTools();
+  applyZoom(els.pages, state.view.display.zoom);
   updateCompareLink();
   const initial = state.view;
   if (initial.page) {
@@ -452,9 +630,9 @@ async function start() {
   }
   column.start();
   const report = loadReport({ wanted: initial.chunk });
-  // Labels are measured in the served font, so wait for it before drawing overlays.
+  // Labels are placed for the served font's metrics, so wait for it before drawing.
   await document.fonts.load('700 8px "Viewer Sans"');
-  measure = makeMeasurer();
+  fontReady = true;
   column.redraw();
   await report;
   // Without a page in the URL, a selected chunk decides where the view starts.

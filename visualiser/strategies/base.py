@@ -16,6 +16,9 @@ from typing import Any, ClassVar, Literal
 from visualiser.errors import BadParameter, LimitExceeded, UnknownStrategy
 from visualiser.markdown import SourceMarkdown, Traced
 
+# A banner as the strategy writes it: text, with chunk numbers (ints) where it names chunks.
+BannerParts = list[str | int]
+
 ChunkType = Literal["text", "table", "table_context", "table_full", "list", "image", "code"]
 
 
@@ -125,6 +128,16 @@ class Strategy(ABC):
     def banner_for(cls, settings: dict[str, Any]) -> str | None:
         """The banner for these settings (a setting can remove what it explains)."""
         return cls.banner
+
+    @classmethod
+    def banner_for_document(cls, settings: dict[str, Any],
+                            figures: Mapping[str, list[int]]) -> BannerParts | None:
+        """The banner for one document: pieces of text and chunk numbers (the viewer
+        makes each number a link to its chunk). `figures` is what the analysis counted
+        (`analysis.banner_figures`); a strategy that explains deliberate spanning names
+        the chunks concerned. By default, the banner for the settings, as one piece."""
+        text = cls.banner_for(settings)
+        return [text] if text else None
 
     @classmethod
     def describe(cls) -> dict[str, Any]:

@@ -12,12 +12,13 @@ neighbours on purpose.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown, Traced
-from visualiser.strategies.base import Chunk, Param, Strategy, register
+from visualiser.strategies.base import BannerParts, Chunk, Param, Strategy, register
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import ENCODINGS, count_tokens
 
@@ -121,14 +122,22 @@ class TokenBased(Strategy):
         "split by rows with the header row repeated. Each table also gets a second, "
         "context chunk: the text before it, the table and the text after it."
     )
+    # The banner for a document (banner_for_document) fills these in; `banner` itself,
+    # shown before a document is chunked, speaks of tables in general.
+    _intro = "This document is chunked by token count. "
+    _context = ("{count} — {numbers} — {repeat} on purpose: {each} a table with the text just "
+                "before and after it, so a question asked in words can still find the numbers; "
+                "{boxes}. ")
+    _default = ("New knowledgebases use structure-aware chunking by default: it follows the "
+                "document's layout, so each chunk maps to one region of the page.")
     banner = (
-        "This document is chunked by token count. Besides its own chunk, every table gets "
-        "a context chunk that joins the table with the text just before and after it, so "
-        "a question asked in words can still find the numbers. That chunk repeats its "
-        "neighbours on purpose, which is why its box spans theirs. New knowledgebases use "
-        "structure-aware chunking by default: it follows the document's layout, so each "
-        "chunk maps to one region of the page."
+        _intro + "Besides its own chunk, every table gets a context chunk that joins the table "
+        "with the text just before and after it, so a question asked in words can still find "
+        "the numbers. That chunk repeats its neighbours on purpose, which is why its box spans "
+        "theirs. " + _default
     )
+    short_banner = ("This document is chunked by token count; it has no table-context chunk "
+                    "(no table with text beside it), so no box spans others on purpose.")
     sizing = ("chunk_token_size", "chunk_overlap_token_size", "tokens")
     params = (
         Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000),
@@ -152,6 +161,27 @@ class TokenBased(Strategy):
         return (f"This document is chunked by token count, with table context chunks switched "
                 f"off. Neighbouring text chunks share up to {overlap} tokens on purpose, so "
                 "their boxes overlap where one window ends and the next begins.")
+
+    @classmethod
+    def banner_for_document(cls, settings: dict[str, Any],
+                            figures: Mapping[str, list[int]]) -> BannerParts | None:
+        """Names this document's table-context chunks, or says in one line that it has
+        none (a reader should not look for boxes that are not there)."""
+        if not settings["table_context"]:
+            return super().banner_for_document(settings, figures)
+        context = figures.get("table_context", [])
+        if not context:
+            return [cls.short_banner]
+        one = len(context) == 1
+        head, tail = cls._context.split("{numbers}")
+        words = {"count": f"{len(context)} table-context chunk{'' if one else 's'}",
+                 "repeat": "repeats its neighbours" if one else "repeat their neighbours",
+                 "each": "it joins" if one else "each joins",
+                 "boxes": "its box spans theirs" if one else "their boxes span them"}
+        numbers: BannerParts = []
+        for n, index in enumerate(context):
+            numbers += ([", "] if n else []) + [index]
+        return [cls._intro + head.format(**words), *numbers, tail.format(**words) + cls._default]
 
     @classmethod
     def check(cls, settings: dict[str, Any]) -> None:

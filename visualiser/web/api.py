@@ -3,11 +3,13 @@ images. Knowledgebases have their own (`kb_api`)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from visualiser.errors import NotFound
+from visualiser import export
+from visualiser.errors import BadParameter, NotFound
 from visualiser.layout import describe_engines
 from visualiser.render import parse_scale
 from visualiser.web import sources
@@ -69,6 +71,26 @@ def chunks(doc_id: str) -> Response:
     return Response(report.json_bytes(), mimetype="application/json")
 
 
+@api.get("/documents/<doc_id>/chunks/export")
+def export_chunks(doc_id: str) -> Response:
+    """The chunks of a view (`?strategy=…` or `?import=…`) as a file: `?format=` json,
+    jsonl, langchain or llamaindex (visualiser/export.py)."""
+    entry = state().library.entry(doc_id)
+    args = request.args.to_dict()
+    fmt = args.pop("format", "json")
+    if fmt not in export.FORMATS:
+        raise BadParameter("format", f"expected one of {', '.join(export.FORMATS)}, got {fmt!r}")
+    report = json.loads(sources.report(entry, sources.from_args(args)).json_bytes())
+    return export_response(report, fmt)
+
+
+def export_response(report: dict, fmt: str) -> Response:
+    response = Response(export.export(report, fmt), mimetype=export.MEDIA_TYPES[fmt])
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{export.file_name(report, fmt)}"')
+    return response
+
+
 @api.post("/documents/<doc_id>/imports")
 def add_import(doc_id: str) -> tuple[Response, int]:
     """Store a chunks file (multipart field `file`) for `?import=` views; 201 when new,
@@ -91,6 +113,19 @@ def page_image(doc_id: str, number: int) -> Response:
         raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
     path = state().images.get(doc_id, lambda: library.pdf(entry), number, scale)
     return png_response(path)
+
+
+@api.get("/documents/<doc_id>/pages/<int:number>/words")
+def page_words(doc_id: str, number: int) -> Response:
+    """The words of one page with their boxes (`[x0, top, x1, bottom, text]`, PDF points
+    as displayed): what the viewer highlights search matches on."""
+    library = state().library
+    entry = library.entry(doc_id)
+    if not 1 <= number <= entry.page_count:
+        raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
+    layout = library.processed(entry).layout
+    words = [[*(round(v, 2) for v in w.bbox), w.text] for w in layout.words if w.page == number]
+    return jsonify(page=number, words=words)
 
 
 def png_response(path: Path) -> Response:

@@ -68,6 +68,7 @@ class Processor:
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._pending: set[Future[None]] = set()
+        self._running: set[tuple[int, str]] = set()  # (kb, doc) a worker is on now
         self._queued: set[tuple[int, str]] = set()
         self._stopping = threading.Event()
         self._heartbeat: threading.Thread | None = None
@@ -92,6 +93,8 @@ class Processor:
         while (job := self._queue.get()) is not _STOP:
             kb_id, doc_id, future = job
             if future.set_running_or_notify_cancel():
+                with self._lock:
+                    self._running.add((kb_id, doc_id))
                 try:
                     if self.store.claim(kb_id, doc_id, self.owner, self.lease_seconds):
                         ingest.process(self.store, kb_id, doc_id,
@@ -105,6 +108,7 @@ class Processor:
                     future.set_exception(error)
             with self._lock:
                 self._pending.discard(future)
+                self._running.discard((kb_id, doc_id))
                 self._queued.discard((kb_id, doc_id))
 
     def _beat(self) -> None:
@@ -125,6 +129,12 @@ class Processor:
             self._queued.add((kb_id, doc_id))
         self._queue.put((kb_id, doc_id, future))
         return future
+
+    def is_running(self, kb_id: int, doc_id: str) -> bool:
+        """Is a worker on this document now? A "processing" document that is not is
+        still waiting in the queue behind others."""
+        with self._lock:
+            return (kb_id, doc_id) in self._running
 
     def resume(self) -> int:
         """Queue the processing rows no server holds — left by a stopped server, or by

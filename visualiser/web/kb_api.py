@@ -8,12 +8,12 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from visualiser import ingest
+from visualiser import export, ingest
 from visualiser.errors import BadParameter, BadPdf, NotFound
 from visualiser.library import Entry
 from visualiser.render import parse_scale
 from visualiser.web import kb_actions, sources
-from visualiser.web.api import png_response
+from visualiser.web.api import export_response, png_response
 from visualiser.web.errors import Conflict
 from visualiser.web.state import state
 from visualiser.web.views import document_dict, kb_dict
@@ -148,6 +148,36 @@ def chunks(kb_id: int, doc_id: str) -> Response:
         "stored_layout": kb.layout_options.engine,
     }
     return Response(report.json_bytes(extra), mimetype="application/json")
+
+
+@kb_api.get("/<int:kb_id>/documents/<doc_id>/chunks/export")
+def export_chunks(kb_id: int, doc_id: str) -> Response:
+    """The stored chunks (or, with `?strategy=…`/`?import=…`, a preview) as a file:
+    `?format=` json, jsonl, langchain or llamaindex, as for a sample document."""
+    args = request.args.to_dict()
+    fmt = args.pop("format", "json")
+    if fmt not in export.FORMATS:
+        raise BadParameter("format", f"expected one of {', '.join(export.FORMATS)}, got {fmt!r}")
+    if not (args.get("strategy") or args.get("import")):
+        return export_response(ingest.stored_report(state().store, kb_id, doc_id), fmt)
+    if state().store.document(kb_id, doc_id)["state"] == "processing":
+        raise Conflict("the document is still being processed; export it once it is ready")
+    report = sources.report(stored_entry(kb_id, doc_id), sources.from_args(args))
+    return export_response(json.loads(report.json_bytes()), fmt)
+
+
+@kb_api.get("/<int:kb_id>/documents/<doc_id>/pages/<int:number>/words")
+def page_words(kb_id: int, doc_id: str, number: int) -> Response:
+    """A stored document's words on one page, as `GET /api/documents/<id>/pages/<n>/words`."""
+    web = state()
+    if web.store.document(kb_id, doc_id)["state"] == "processing":
+        raise Conflict("the document is still being processed; its words come once it is ready")
+    entry = stored_entry(kb_id, doc_id)
+    if not 1 <= number <= entry.page_count:
+        raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
+    layout = web.library.processed(entry).layout
+    words = [[*(round(v, 2) for v in w.bbox), w.text] for w in layout.words if w.page == number]
+    return jsonify(page=number, words=words)
 
 
 @kb_api.post("/<int:kb_id>/documents/<doc_id>/imports")

@@ -81,6 +81,8 @@ def viewer(kb_id: int, doc_id: str) -> str:
     urls = {
         "chunks": doc["links"]["chunks"],
         "page_image": url_for("kb_api.page_image", kb_id=kb_id, doc_id=doc_id, number=0),
+        "page_words": url_for("kb_api.page_words", kb_id=kb_id, doc_id=doc_id, number=0),
+        "export": url_for("kb_api.export_chunks", kb_id=kb_id, doc_id=doc_id),
         "knowledgebase": url_for("kb_pages.knowledgebase", kb_id=kb_id),
         "imports": url_for("kb_api.add_import", kb_id=kb_id, doc_id=doc_id),
         "compare": url_for("compare_pages.stored", kb_id=kb_id, doc_id=doc_id),

@@ -69,6 +69,8 @@ def viewer(doc_id: str) -> str:
         "chunks": url_for("api.chunks", doc_id=entry.id),
         # The JS substitutes the page number for the 0 (url_for needs an int).
         "page_image": url_for("api.page_image", doc_id=entry.id, number=0),
+        "page_words": url_for("api.page_words", doc_id=entry.id, number=0),
+        "export": url_for("api.export_chunks", doc_id=entry.id),
         "imports": url_for("api.add_import", doc_id=entry.id),
         "compare": url_for("compare_pages.sample", doc_id=entry.id),
     }

@@ -3,6 +3,7 @@ place that turns store rows into view data, so templates only loop and print."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import url_for
@@ -61,8 +62,33 @@ def kb_label(strategy: str | None) -> str | None:
     return cls.label if cls else None
 
 
+# What the documents table says while a document is processed (knowledgebase.js too).
+PHASE_TEXT = {
+    "queued": "Queued · waiting for the uploads before it",
+    "reading": "Processing · {percent} %",
+    "chunking": "Processing · all pages read, chunking",
+}
+
+
+def processing_phase(kb_id: int, doc: dict[str, Any]) -> str:
+    """What a document is waiting for, in the words the page shows: "queued" (behind
+    other uploads), "reading" (its layout, with a progress), "chunking" (the layout is
+    read; chunks are being made and stored), else its state ("ready", "failed")."""
+    if doc["state"] != "processing":
+        return str(doc["state"])
+    # Worked on here, or under another server's live lease (several servers may share
+    # one database): being read. Otherwise it waits in a queue.
+    leased = doc.get("lease_until") is not None and float(doc["lease_until"]) > time.time()
+    if not (state().processor.is_running(kb_id, doc["id"]) or leased):
+        return "queued"
+    return "chunking" if float(doc["progress"]) >= 1 else "reading"
+
+
 def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
     return {
+        "phase": processing_phase(kb_id, doc),
+        "phase_text": PHASE_TEXT.get(processing_phase(kb_id, doc), "").format(
+            percent=min(100, int(float(doc["progress"]) * 100))),
         "id": doc["id"],
         "name": doc["name"],
         "size": doc["size"],
