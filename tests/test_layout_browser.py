@@ -13,8 +13,8 @@ import urllib.request
 import pytest
 from conftest_web import live_server, open_tab
 
+from tests.upper_engine import UpperCaseEngine
 from visualiser.layout import ENGINES
-from visualiser.layout.pages import BuiltinEngine
 from visualiser.resources import samples_dir
 
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
@@ -25,30 +25,13 @@ FIRST = '[data-testid="chunk-list"] > li[data-chunk-index="0"]'
 ML = "pymupdf-layout"
 
 
-class ShoutingEngine(BuiltinEngine):
-    """The builtin reader with its words upper-cased: a second engine whose chunks are
-    told apart at a glance, so the round trip is checked whether or not `[ml]` is here."""
-
-    name = "test-shouting"
-    label = "Shouting builtin (tests)"
-
-    def read(self, data, options, progress=None):
-        pages = super().read(data, options, progress)
-        for page in pages:
-            for item in page.items:
-                if item.line is not None:
-                    item.line.words = [(box, text.upper()) for box, text in item.line.words]
-                    item.line.text = item.line.text.upper()
-        return pages
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     samples = tmp_path_factory.mktemp("samples")
     shutil.copy(samples_dir() / APEX, samples / APEX)
     scratch = tmp_path_factory.mktemp("app")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(ENGINES, ShoutingEngine.name, ShoutingEngine)
+        patch.setitem(ENGINES, UpperCaseEngine.name, UpperCaseEngine)
         config = {"SAMPLES_DIR": samples, "CACHE_DIR": scratch / "cache",
                   "DATABASE": scratch / "kb.sqlite"}
         with live_server(config) as running:
@@ -89,9 +72,9 @@ def test_layout_in_the_url_round_trips(tab, server):
     assert "Apex Logistics" in plain
 
     tab.click('[data-testid="params"] summary')
-    tab.select_option(SELECT, ShoutingEngine.name)
+    tab.select_option(SELECT, UpperCaseEngine.name)
     tab.wait_for_function("document.querySelector('[data-testid=\"chunk-list\"] li') && "
-                          f"location.search.includes('layout={ShoutingEngine.name}')")
+                          f"location.search.includes('layout={UpperCaseEngine.name}')")
     tab.wait_for_selector(READY, state="attached")
     tab.wait_for_function(f"() => document.querySelector('{FIRST}')?.innerText"
                           ".includes('APEX LOGISTICS')")
@@ -99,7 +82,7 @@ def test_layout_in_the_url_round_trips(tab, server):
 
     tab.reload()  # the link reproduces the view: the engine and its chunks
     tab.wait_for_selector(READY, state="attached")
-    assert tab.locator(SELECT).input_value() == ShoutingEngine.name
+    assert tab.locator(SELECT).input_value() == UpperCaseEngine.name
     assert "APEX LOGISTICS" in first_chunk(tab)
 
     tab.go_back()  # the choice was a history entry of its own

@@ -14,6 +14,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from tests.upper_engine import UpperCaseEngine
 from visualiser import knowledgebase
 from visualiser.cli import main
 from visualiser.layout import ENGINES, LayoutOptions, get_engine
@@ -206,27 +207,10 @@ def test_the_viewer_offers_the_registry_and_marks_the_chosen_engine(client):
     assert [e["name"] for e in config["layouts"]] == list(ENGINES)
 
 
-class _UpperEngine(BuiltinEngine):
-    """The builtin reader with every word upper-cased: an engine whose layout differs,
-    to see that caches keep one layout per engine."""
-
-    name = "test-upper"
-    label = "Upper-cased builtin (tests)"
-
-    def read(self, data, options, progress=None):
-        pages = super().read(data, options, progress)
-        for page in pages:
-            for item in page.items:
-                if item.line is not None:
-                    item.line.words = [(box, text.upper()) for box, text in item.line.words]
-                    item.line.text = item.line.text.upper()
-        return pages
-
-
 @pytest.fixture
 def upper_engine(monkeypatch):
-    monkeypatch.setitem(ENGINES, _UpperEngine.name, _UpperEngine)
-    yield _UpperEngine.name
+    monkeypatch.setitem(ENGINES, UpperCaseEngine.name, UpperCaseEngine)
+    yield UpperCaseEngine.name
 
 
 def test_the_layout_cache_is_keyed_by_document_and_engine(client, upper_engine):
