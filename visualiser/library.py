@@ -24,7 +24,8 @@ from typing import Any, Generic, TypeVar
 
 from visualiser import pipeline
 from visualiser.errors import BadPdf, NotFound, reading_pdf
-from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions
+from visualiser.files import write_atomically
+from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, saved
 from visualiser.mupdf import LOCK, take_messages
 from visualiser.strategies import get_strategy
 from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
@@ -188,9 +189,12 @@ class Library:
 
     def __init__(
         self, samples_dir: Path, documents: int = 8, reports: int = 64, entries: int = 256,
-        time_budget: float | None = None,
+        time_budget: float | None = None, layout_dir: Path | None = None,
     ) -> None:
         self.samples_dir = samples_dir
+        # where layouts are kept on disk, so that a restart or another process does not
+        # read (or OCR) a document again; None keeps them in memory only
+        self.layout_dir = layout_dir
         self.time_budget = time_budget  # seconds for one chunk report (OutOfTime past it)
         self._lock = threading.Lock()
         self._samples: dict[str, Entry] | None = None
@@ -246,18 +250,48 @@ class Library:
         """Keep a layout processed elsewhere (the knowledgebase's background worker),
         so the viewer's first preview does not extract it a second time."""
         self._processed.put((processed.id, options.key()), processed)
+        self._save_layout(processed, options)
 
     def processed(self, entry: Entry,
                   options: LayoutOptions = DEFAULT_OPTIONS) -> pipeline.ProcessedDocument:
         if options.workers != self.layout_workers:
             options = replace(options, workers=self.layout_workers)
         processed = self._processed.get(
-            (entry.id, options.key()),
-            lambda: pipeline.process_pdf(self.pdf(entry), entry.name, options=options),
-        )
+            (entry.id, options.key()), lambda: self._read_layout(entry, options))
         # The same bytes may be known under two names (a sample, and a copy in a
         # knowledgebase); the layout is shared, the name is the caller's.
         return processed if processed.name == entry.name else replace(processed, name=entry.name)
+
+    def _layout_path(self, doc_id: str, options: LayoutOptions) -> Path | None:
+        if self.layout_dir is None:
+            return None
+        key = hashlib.sha256(options.key().encode()).hexdigest()[:16]
+        return self.layout_dir / f"{doc_id}-{key}.json"
+
+    def _read_layout(self, entry: Entry, options: LayoutOptions) -> pipeline.ProcessedDocument:
+        """The document's layout from disk when it was read before under the same
+        engine, version and OCR settings; else extracted now, and kept."""
+        path = self._layout_path(entry.id, options)
+        if path is not None and path.exists():
+            try:
+                layout = saved.loads(path.read_bytes())
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                layout = None  # damaged (a disk fault, a hand edit): read the PDF again
+            if layout is not None:
+                return pipeline.from_layout(self.pdf(entry), entry.name, layout)
+            path.unlink(missing_ok=True)  # of another format, or damaged: replaced below
+        processed = pipeline.process_pdf(self.pdf(entry), entry.name, options=options)
+        self._save_layout(processed, options)
+        return processed
+
+    def _save_layout(self, processed: pipeline.ProcessedDocument,
+                     options: LayoutOptions) -> None:
+        path = self._layout_path(processed.id, options)
+        if path is not None and not path.exists():
+            try:
+                write_atomically(path, saved.dumps(processed.layout))
+            except OSError:
+                pass  # a full disk costs the next reader time, nothing else
 
     def is_processed(self, doc_id: str, options: LayoutOptions = DEFAULT_OPTIONS) -> bool:
         return (doc_id, options.key()) in self._processed

@@ -122,6 +122,12 @@ def process_pdf(data: bytes, name: str, *, options: LayoutOptions = DEFAULT_OPTI
                              build_markdown(layout))
 
 
+def from_layout(data: bytes, name: str, layout: Layout) -> ProcessedDocument:
+    """A processed document from a layout read before (`layout/saved.py`)."""
+    return ProcessedDocument(hashlib.sha256(data).hexdigest(), name, data, layout,
+                             build_markdown(layout))
+
+
 def chunk_limit(page_count: int) -> int:
     """How many chunks a document of `page_count` pages may be cut into."""
     return max(MIN_CHUNK_LIMIT, CHUNKS_PER_PAGE * page_count)

@@ -11,8 +11,6 @@ PyMuPDF is not thread-safe, so every call into it holds the process-wide
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -20,6 +18,7 @@ from typing import Any, Protocol
 import pymupdf
 
 from visualiser.errors import BadParameter, NotFound, reading_pdf
+from visualiser.files import write_atomically
 from visualiser.geometry import BBox
 from visualiser.labels import LABEL_FONT_SIZE, PAD, TAG_FONT_SIZE, place_page
 from visualiser.mupdf import LOCK, take_messages
@@ -99,19 +98,6 @@ def render_page_png(document: pymupdf.Document, page_number: int, scale: float) 
             return _pixmap(_page(document, page_number), scale).tobytes("png")
         finally:
             take_messages()  # keep MuPDF's buffer from growing with every image
-
-
-def write_atomically(target: Path, data: bytes) -> None:
-    """Write via a temporary name and a rename: readers never see half a file."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".part")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, target)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 class PageImageCache:

@@ -20,9 +20,9 @@ from typing import Any
 from werkzeug.datastructures import FileStorage
 
 from visualiser.errors import BadParameter, NotFound, VisualiserError
+from visualiser.files import write_atomically
 from visualiser.imported import BadImport, parse_chunks
 from visualiser.library import safe_name
-from visualiser.render import write_atomically
 from visualiser.web.units import human_size
 from visualiser.web.uploads import sent_name
 

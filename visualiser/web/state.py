@@ -43,6 +43,7 @@ class WebState:
             documents=config["DOCUMENT_CACHE_SIZE"],
             reports=config["REPORT_CACHE_SIZE"],
             time_budget=config.get("REPORT_TIME_BUDGET"),
+            layout_dir=Path(config["CACHE_DIR"]) / "layouts",
         )
         store = Store(config["DATABASE"])
         try:
