@@ -211,3 +211,19 @@ def test_a_picture_with_its_caption_alone_is_an_image_chunk():
         page.insert_text((72, 470), "Figure 1: The warehouse floor plan", fontsize=9)
     report = chunk_report(process_pdf(_pdf(draw), "picture.pdf"), "structure_aware")
     assert [c["chunk_type"] for c in report["chunks"]] == ["text", "image"]
+
+
+def test_a_footnote_mark_raised_against_a_word_is_a_word_of_its_own():
+    def draw(page):
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font("helv")
+        writer.append((72, 100), "The risk", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "12", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " is covered.", font=font, fontsize=11)
+        writer.write_text(page)
+    doc = process_pdf(_pdf(draw), "mark.pdf")
+    words = [w.text for w in doc.layout.words]
+    assert "risk" in words and "12" in words, words
+    mark = next(w for w in doc.layout.words if w.text == "12")
+    risk = next(w for w in doc.layout.words if w.text == "risk")
+    assert risk.bbox[2] <= mark.bbox[0] + 0.5  # the mark's box starts where the word ends

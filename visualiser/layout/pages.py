@@ -225,6 +225,7 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], 
             if not vertical and not by_chars:
                 words = words_by_line.get((block_no, line_no))
                 if words:
+                    words = _split_marks(words, spans, size) if styled else words
                     if not text.isascii():
                         words = [(box, normalise(word)) for box, word in words]
                     dx, dy = line["dir"]
@@ -240,7 +241,13 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], 
         # MuPDF cuts a right-to-left line where the direction changes: its fragments on
         # one baseline are one line again. Other lines stay as MuPDF cut them.
         rtl = any(is_rtl(c) for _, _, text in block_lines for c in text)
-        lines.extend(_lines_from_chars(fragments, join_rows=rtl))
+        spans_here = [s for _, line, _ in block_lines for s in line["spans"]]
+        for rebuilt in _lines_from_chars(fragments, join_rows=rtl):
+            if styled:
+                rebuilt = RawLine(rebuilt.bbox, _split_marks(rebuilt.words, spans_here,
+                                                             rebuilt.size),
+                                  rebuilt.size, rebuilt.bold, rebuilt.mono, rebuilt.horizontal)
+            lines.append(rebuilt)
     vertical_lines: list[RawLine] = []
     chains = columns(pieces)
     for column in chains:
@@ -255,6 +262,42 @@ def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], 
             vertical_lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
                                           horizontal=False))
     return lines, vertical_lines
+
+
+def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[WordBox]:
+    """A footnote mark set small and raised against a word ("risk¹", "상해1)나") is a
+    word of its own, with its own box: the text layer has no space there, but a reader
+    sees a word and its mark."""
+    marks = [(s["bbox"], s["text"].strip()) for s in spans
+             if s["flags"] & 1 and s["size"] < 0.85 * size and s["text"].strip()]
+    if not marks:
+        return words
+    out: list[WordBox] = []
+    for box, text in words:
+        pieces = [(box, text)]
+        for mark_box, mark in marks:
+            if not box[0] - 0.5 <= mark_box[0] < mark_box[2] <= box[2] + 0.5:
+                continue
+            pieces = [part for piece in pieces for part in _cut(piece, mark_box, mark)]
+        out.extend(pieces)
+    return out
+
+
+def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox]:
+    """`piece` cut into the text before the mark, the mark, and the text after it,
+    the boxes split where the mark begins and ends."""
+    (x0, y0, x1, y1), text = piece
+    if mark == text or not x0 - 0.5 <= mark_box[0] < mark_box[2] <= x1 + 0.5:
+        return [piece]
+    guess = round(len(text) * (mark_box[0] - x0) / max(x1 - x0, 1e-6))
+    starts = [i for i in range(len(text)) if text.startswith(mark, i)]
+    if not starts:
+        return [piece]
+    i = min(starts, key=lambda start: abs(start - guess))
+    cut = [(text[:i], (x0, y0, mark_box[0], y1)),
+           (mark, (mark_box[0], mark_box[1], mark_box[2], mark_box[3])),
+           (text[i + len(mark):], (mark_box[2], y0, x1, y1))]
+    return [(box, part) for part, box in cut if part]
 
 
 def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
