@@ -8,6 +8,7 @@ import pytest
 
 from visualiser.pipeline import ProcessedDocument, process_pdf
 from visualiser.resources import samples_dir
+from visualiser.web import create_app
 
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 POLICY = "sleepover_allowance_policy.pdf"
@@ -43,3 +44,26 @@ def chromium():
     from conftest_web import launch_chromium
 
     yield from launch_chromium()
+
+
+def make_app(tmp_path: Path, database: Path | None = None, **config):
+    """The web app on a fresh SQLite file and cache under `tmp_path`."""
+    return create_app({
+        "TESTING": True,
+        "CACHE_DIR": tmp_path / "cache",
+        "DATABASE": database or tmp_path / "kb.sqlite",
+        **config,
+    })
+
+
+@pytest.fixture
+def app(tmp_path):
+    """A fresh app per test (modules that share one app define their own)."""
+    app = make_app(tmp_path)
+    yield app
+    app.extensions["visualiser"].close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

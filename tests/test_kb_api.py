@@ -18,11 +18,11 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from tests.conftest import make_app
 from visualiser import ingest, knowledgebase, pipeline
 from visualiser.resources import samples_dir
 from visualiser.store import Store
 from visualiser.strategies import STRATEGIES
-from visualiser.web import create_app
 
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 APEX_BYTES = (samples_dir() / APEX).read_bytes()
@@ -30,27 +30,6 @@ APEX_ID = hashlib.sha256(APEX_BYTES).hexdigest()
 LEGACY = Path(__file__).parent / "fixtures" / "legacy.sqlite"
 LEGACY_KB, DAMAGED_KB = 1, 2
 TOKEN_BASED_TYPES = ["text", "text", "table", "text", "table_context"]
-
-
-def make_app(tmp_path: Path, database: Path | None = None, **config):
-    return create_app({
-        "TESTING": True,
-        "CACHE_DIR": tmp_path / "cache",
-        "DATABASE": database or tmp_path / "kb.sqlite",
-        **config,
-    })
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
-    yield app
-    app.extensions["visualiser"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from tests.conftest import make_app
 from tests.upper_engine import UpperCaseEngine
 from visualiser import knowledgebase
 from visualiser.cli import main
@@ -22,7 +23,6 @@ from visualiser.layout.pages import BuiltinEngine
 from visualiser.pipeline import chunk_report, process_pdf
 from visualiser.resources import samples_dir
 from visualiser.store import Store
-from visualiser.web import create_app
 
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 APEX_BYTES = (samples_dir() / APEX).read_bytes()
@@ -34,23 +34,6 @@ needs_ml = pytest.mark.skipif(
     ML_MISSING is not None,
     reason=f"the {ML} engine is not installed here ({ML_MISSING}); "
            "pip install -e '.[ml]' to run these tests")
-
-
-def make_app(tmp_path: Path, database: Path | None = None, **config):
-    return create_app({"TESTING": True, "CACHE_DIR": tmp_path / "cache",
-                       "DATABASE": database or tmp_path / "kb.sqlite", **config})
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
-    yield app
-    app.extensions["visualiser"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 # --- the command line ----------------------------------------------------------------

@@ -10,9 +10,8 @@ import sys
 
 import pytest
 
-from tests.conftest import APEX, RATES
+from tests.conftest import APEX, RATES, make_app
 from tests.fuzzing import REPO
-from tests.test_kb_api import make_app
 from visualiser import analysis, budget, pipeline
 from visualiser.errors import LimitExceeded, OutOfTime
 from visualiser.markdown import Traced

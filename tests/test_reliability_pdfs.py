@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.broken_pdfs import REFUSED, page_tree_cycle, truncated_xref
+from tests.conftest import make_app
 from tests.fuzzing import REPO, fuzz
-from tests.test_kb_api import create_kb, make_app, sql, upload, wait_until_processed
+from tests.test_kb_api import create_kb, sql, upload, wait_until_processed
 from visualiser import ingest, library
 from visualiser.errors import BadPdf
 from visualiser.mupdf import summarise

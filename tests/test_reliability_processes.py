@@ -25,9 +25,10 @@ import pytest
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
+from tests.conftest import make_app
 from tests.conftest_web import make_long_pdf
 from tests.fuzzing import REPO
-from tests.test_kb_api import APEX_ID, make_app, one_page_pdf
+from tests.test_kb_api import APEX_ID, one_page_pdf
 
 if sys.platform != "linux":
     pytest.skip("these tests read /proc to find processes", allow_module_level=True)

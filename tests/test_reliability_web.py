@@ -12,12 +12,12 @@ import pytest
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
+from tests.conftest import make_app
 from tests.test_kb_api import (
     APEX,
     APEX_BYTES,
     APEX_ID,
     create_kb,
-    make_app,
     one_page_pdf,
     sql,
     upload,
@@ -29,19 +29,6 @@ from visualiser.resources import samples_dir
 from visualiser.store import Store, files_folder
 from visualiser.web.jobs import Processor
 from visualiser.web.security import host_name
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
-    yield app
-    app.extensions["visualiser"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
 
 CROSS_SITE = [
     {"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"},
