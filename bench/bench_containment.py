@@ -9,28 +9,19 @@ both find the same pairs.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from timing import median  # noqa: E402
 
 from tests.conftest_web import make_long_pdf  # noqa: E402
 from tests.test_reliability_limits import quadratic_containment  # noqa: E402
 from visualiser import analysis  # noqa: E402
 from visualiser.pipeline import process_pdf  # noqa: E402
 from visualiser.strategies import STRATEGIES  # noqa: E402
-
-
-def median_seconds(run, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
 
 
 def main() -> int:
@@ -48,8 +39,8 @@ def main() -> int:
         placed = [analysis.Placed(i, c, 1, doc.source.words_of(c.text), [])
                   for i, c in enumerate(chunks)]
         assert analysis.find_containment(placed) == quadratic_containment(placed)
-        fast = median_seconds(lambda p=placed: analysis.find_containment(p), 5)
-        slow = median_seconds(lambda p=placed: quadratic_containment(p),
+        fast = median(lambda p=placed: analysis.find_containment(p), 5)
+        slow = median(lambda p=placed: quadratic_containment(p),
                               1 if len(placed) > 2000 else 3)
         print(f"{name} {params}: {len(placed):,} chunks; quadratic {slow:.3f} s, "
               f"near-linear {fast:.3f} s ({slow / fast:.0f}× faster)")

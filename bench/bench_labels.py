@@ -10,30 +10,20 @@ whole chunk report (which includes it), for each built-in strategy.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conftest_web import make_long_table_pdf  # noqa: E402
+from timing import median  # noqa: E402
 
 from visualiser import labels  # noqa: E402
 from visualiser.pipeline import chunk_report, process_pdf  # noqa: E402
-
-
-def median(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

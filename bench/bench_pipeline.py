@@ -11,11 +11,8 @@ the laid-out document (what a strategy switch costs).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,19 +20,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_web import baseline, make_long_pdf  # noqa: E402
+from timing import median  # noqa: E402
 
 from visualiser.layout import LayoutOptions  # noqa: E402
 from visualiser.pipeline import chunk_report, process_pdf  # noqa: E402
 from visualiser.strategies import STRATEGIES  # noqa: E402
-
-
-def median(run: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
