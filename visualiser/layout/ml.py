@@ -263,10 +263,10 @@ def _page(page: pymupdf.Page, model_boxes: list[Any]) -> _PageModel:
         boxes.append(_Box(n, raw.boxclass, _in_text_space((raw.x0, raw.y0, raw.x1, raw.y1),
                                                           to_text),
                           int(raw.max_fontsize or 0), cells))
-    textpage = page.get_textpage(flags=builtin._TEXT_FLAGS)
+    textpage = page.get_textpage(flags=builtin.TEXT_FLAGS)
     by_box: dict[int, list[RawLine]] = {}
     orphans: list[RawLine] = []
-    horizontal, vertical = builtin._lines(textpage, styled=True)
+    horizontal, vertical = builtin.text_lines(textpage, styled=True)
     for line in horizontal + vertical:
         for home, words in _split_by_box(line, boxes).items():
             part = _part(line, words)

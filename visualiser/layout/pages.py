@@ -41,7 +41,7 @@ from visualiser.layout.tables import find_tables
 from visualiser.lifeline import exit_with_parent
 from visualiser.mupdf import LOCK
 
-_TEXT_FLAGS = (
+TEXT_FLAGS = (
     pymupdf.TEXT_PRESERVE_LIGATURES
     | pymupdf.TEXT_PRESERVE_WHITESPACE
     | pymupdf.TEXT_MEDIABOX_CLIP
@@ -120,7 +120,7 @@ def _read_batch(args: tuple[bytes, int, int, LayoutOptions]) -> list[PageRead]:
 
 
 def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> PageRead:
-    textpage = page.get_textpage(flags=_TEXT_FLAGS)
+    textpage = page.get_textpage(flags=TEXT_FLAGS)
     words = textpage.extractWORDS()
     if not words and page.get_images():
         if options.ocr and ocr_available():
@@ -128,7 +128,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         return _page_read(page, [], warning=(
             f"page {page.number + 1} has no text layer and OCR is unavailable "
             "(install tesseract-ocr); its words are missing"))
-    lines, vertical_lines = _lines(textpage, styled=True)
+    lines, vertical_lines = text_lines(textpage, styled=True)
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
@@ -198,7 +198,7 @@ def _in_order(items: list[Item], width: float) -> list[Item]:
     return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
-def _lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
+def text_lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
     """Text lines with their words and style: the horizontal lines, and the vertical
     ones (read top to bottom). OCR text (`styled=False`) comes in one stand-in font, so
     its bold and monospace flags say nothing and are ignored.
