@@ -69,9 +69,9 @@ class _Builder:
     def __init__(self, style: DocumentStyle, line_gap: float) -> None:
         self.layout = Layout(pages=[])
         self.style = style
-        self.levels = style.levels
-        self.raw: dict[int, RawLine] = {}  # line id → the line as read, with its style
-        self.engine_kind: set[int] = set()  # line ids whose kind an engine decided
+        # this page's lines as read (their style), and those whose kind an engine decided
+        self.raw: dict[int, RawLine] = {}
+        self.engine_kind: set[int] = set()
         self.line_gap = line_gap
         self.page = 0
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
@@ -141,6 +141,8 @@ class _Builder:
             last = raw
             self.previous_table = None
         self._close(group, kind, level)
+        self.raw.clear()  # a page's styles are not needed once its blocks are made
+        self.engine_kind.clear()
 
     def _classify(self, raw: RawLine, item: Item) -> tuple[BlockKind, int]:
         if item.role is not None:
@@ -150,11 +152,11 @@ class _Builder:
         if raw.mono and not self.style.mono_body:
             return "code", 0
         first = raw.words[0][1]
-        smallest_heading = min(self.levels, default=float("inf"))
+        smallest_heading = min(self.style.levels, default=float("inf"))
         if first in _BULLETS or (_NUMBERED_ITEM.match(first) and size < smallest_heading):
             return "list_item", 0
-        if size in self.levels and not CAPTION.match(raw.text):
-            return "heading", self.levels[size]
+        if size in self.style.levels and not CAPTION.match(raw.text):
+            return "heading", self.style.levels[size]
         return "paragraph", 0
 
     def _add_line(self, words: list[WordBox], bbox: BBox, *, skip_bullet: bool = False) -> int:
