@@ -55,10 +55,26 @@ def _parser() -> argparse.ArgumentParser:
         "render", help="write a PNG of one page with its chunk boxes (deterministic)")
     render.add_argument("pdf", type=Path)
     _strategy_args(render)
-    render.add_argument("--page", type=int, default=1)
+    which = render.add_mutually_exclusive_group()
+    which.add_argument("--page", type=int, default=None, help="one page (default 1)")
+    which.add_argument("--pages", default=None, metavar="1,3-5", help="pages and ranges")
+    which.add_argument("--all-pages", action="store_true", help="every page")
     render.add_argument("--scale", type=float, default=1.5)
-    render.add_argument("-o", "--output", type=Path, required=True)
+    render.add_argument("--manifest", type=Path, default=None, metavar="OUT.json",
+                        help="what produced each picture (default: manifest.json in the "
+                             "output directory when writing several pictures)")
+    render.add_argument("-o", "--output", type=Path, required=True,
+                        help="a PNG file for one page of one strategy, else a directory "
+                             "(files named <pdf stem>.<strategy>.p<N>.png)")
     render.set_defaults(run=_render)
+
+    diff = commands.add_parser(
+        "diff", help="what changed between two chunk reports or two render manifests "
+                     "(exit 1 when the chunking differs)")
+    diff.add_argument("old", type=Path)
+    diff.add_argument("new", type=Path)
+    diff.add_argument("--format", choices=("text", "json"), default="text")
+    diff.set_defaults(run=_diff)
 
     kb = commands.add_parser("kb", help="knowledgebases: create, list, add documents")
     kb.add_argument("--database", type=Path, help="SQLite file (default: user data dir)")
@@ -210,14 +226,69 @@ def _layouts(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from visualiser.render import render_overlay_png
+    from visualiser.pipeline import chunk_report
+    from visualiser.regression import manifest
+    from visualiser.render import render_overlay_pngs
 
-    doc, report = _report(args)
-    if not 1 <= args.page <= len(doc.layout.pages):
-        raise VisualiserError(f"--page must be between 1 and {len(doc.layout.pages)}")
-    args.output.write_bytes(render_overlay_png(doc, report, args.page, args.scale))
-    print(f"wrote {args.output}")
+    strategies = [n.strip() for n in args.strategy.split(",") if n.strip()]
+    doc, report = _report(argparse.Namespace(**{**vars(args), "strategy": strategies[0]}))
+    reports = [report] + [chunk_report(doc, name, _params(args.param))
+                          for name in strategies[1:] if not args.imported]
+    count = len(doc.layout.pages)
+    pages = (list(range(1, count + 1)) if args.all_pages
+             else _page_list(args.pages, count) if args.pages else [args.page or 1])
+    for page in pages:
+        if not 1 <= page <= count:
+            raise VisualiserError(f"page {page} is outside 1–{count}")
+    single = len(pages) == 1 and len(reports) == 1 and args.output.suffix.lower() == ".png"
+    if not single:
+        args.output.mkdir(parents=True, exist_ok=True)
+    pictures = []
+    input_sha = manifest.sha256(doc.pdf)
+    for one in reports:
+        name = one.get("chunking_strategy") or "imported"
+        # One layout and one chunking per strategy; every page drawn from it.
+        for page, png in render_overlay_pngs(doc, one, pages, args.scale).items():
+            target = args.output if single else (
+                args.output / f"{args.pdf.stem}.{name}.p{page}.png")
+            target.write_bytes(png)
+            pictures.append(manifest.picture(one, input_sha, page, png, target.name))
+            print(f"wrote {target}")
+    where = args.manifest or (None if single else args.output / "manifest.json")
+    if where is not None:
+        where.write_text(manifest.dumps(pictures), encoding="utf-8")
+        print(f"wrote {where}")
     return 0
+
+
+def _page_list(text: str, count: int) -> list[int]:
+    """"1,3-5" -> [1, 3, 4, 5]."""
+    pages: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        try:
+            lo, hi = int(first), int(last or first)
+        except ValueError:
+            raise VisualiserError(f"--pages expects pages and ranges like 1,3-5, "
+                                  f"got {text!r}") from None
+        pages.extend(range(lo, hi + 1))
+    return sorted(set(pages))
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from visualiser.regression.diff import as_text, diff_any
+
+    try:
+        old, new = (json.loads(p.read_text(encoding="utf-8")) for p in (args.old, args.new))
+        result = diff_any(old, new)
+    except (ValueError, KeyError, TypeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        sys.stdout.write(as_text(result))
+    return 0 if result["same"] else 1
 
 
 def _store(args: argparse.Namespace) -> Any:

@@ -265,3 +265,24 @@ def render_overlay_png(
         page.insert_image(page.rect, pixmap=pixmap)
         _draw_overlay(page, report, page_number)
         return page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+
+
+def render_overlay_pngs(
+    doc: HasPdf, report: Mapping[str, Any], pages: list[int], scale: float = 1.5
+) -> dict[int, bytes]:
+    """`render_overlay_png` for several pages, opening the PDF once."""
+    scale = parse_scale(scale)
+    out: dict[int, bytes] = {}
+    with LOCK, reading_pdf(), pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
+        for page_number in pages:
+            page = _page(source, page_number)
+            pixmap = _pixmap(page, scale)
+            width, height = page.rect.width, page.rect.height
+            with pymupdf.open() as canvas:
+                blank = canvas.new_page(width=width, height=height)
+                blank.insert_image(blank.rect, pixmap=pixmap)
+                _draw_overlay(blank, report, page_number)
+                out[page_number] = blank.get_pixmap(
+                    matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+            take_messages()
+    return out

@@ -1,0 +1,1 @@
+"""Tools for visual-regression suites: manifests of renders and chunking diffs."""
