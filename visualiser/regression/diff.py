@@ -22,7 +22,7 @@ def _lines(chunk: Mapping[str, Any]) -> list[Line]:
 def _order(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> dict[Line, int]:
     """Every line of either side in reading position (page, top, left)."""
     every = {line for c in (*old, *new) for line in _lines(c)}
-    return {line: n for n, line in enumerate(sorted(every, key=lambda l: (l[0], l[2], l[1])))}
+    return {line: n for n, line in enumerate(sorted(every, key=lambda ln: (ln[0], ln[2], ln[1])))}
 
 
 def match_chunks(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
