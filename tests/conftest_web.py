@@ -26,7 +26,7 @@ from visualiser.strategies import STRATEGIES
 from visualiser.web import create_app
 
 GOLDENS = Path(__file__).parent / "goldens"
-FAILED = GOLDENS / "_failed"  # git-ignored; holds actual + diff images of failures
+FAILED = Path(__file__).parent / "output"  # git-ignored; actual + diff images of failures
 
 # The browser tests' chromium: Debian's, headless, as the CI machine has it.
 CHROMIUM = Path("/usr/bin/chromium")

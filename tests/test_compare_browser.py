@@ -368,3 +368,17 @@ def test_golden_compare_with_the_table_chunk_selected(tab, server):
     settle(tab)
     shot = tab.screenshot(animations="disabled", caret="hide")
     assert_matches_golden(shot, "compare-apex-p3-left2.png")
+
+
+def test_fixture_mode_on_the_compare_page(chromium, server):
+    shots = []
+    for _ in range(2):
+        with open_tab(chromium, server) as tab:
+            tab.goto(f"{server.url}/documents/{APEX_ID}/compare?fixture=1&page=3")
+            tab.wait_for_selector("body[data-ready]", state="attached")
+            for name in ("left", "right"):
+                assert tab.locator(f'[data-testid="{name}-pages"] svg.overlay').count() >= 1
+            tab.mouse.move(0, 0)
+            shots.append(tab.screenshot(animations="disabled", caret="hide"))
+            assert "fixture=1" in tab.url
+    assert shots[0] == shots[1]

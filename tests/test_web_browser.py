@@ -282,3 +282,58 @@ def test_golden_token_based_with_the_context_chunk_selected(tab, server):
 def test_golden_structure_aware(tab, server):
     open_viewer(tab, server, "strategy=structure_aware&page=1")
     assert_matches_golden(screenshot(tab), "viewer-structure-aware-p1.png")
+
+
+# --- fixture mode (?fixture=1): the contract for visual-regression suites -------------
+
+
+def open_fixture(tab, server, query: str) -> bytes:
+    tab.goto(f"{server.url}/documents/{APEX_ID}?fixture=1&{query}")
+    tab.wait_for_selector("body[data-ready]", state="attached")
+    tab.mouse.move(0, 0)
+    return tab.screenshot(animations="disabled", caret="hide")
+
+
+def test_fixture_mode_screenshots_are_byte_identical(chromium, server):
+    shots = []
+    for _ in range(2):
+        with open_tab(chromium, server) as tab:
+            shots.append(open_fixture(tab, server, "strategy=structure_aware&page=2"))
+            # data-ready means: every shown page has its image decoded and its overlay.
+            shown = tab.locator("section.page:has(img)")
+            assert shown.count() >= 1
+            assert tab.evaluate("[...document.querySelectorAll('section.page img')]"
+                                ".every(img => img.complete && img.naturalWidth > 0)")
+            assert tab.locator("section.page:has(img) svg.overlay").count() == shown.count()
+            # Only pages near the view are loaded, not the whole document.
+            assert shown.count() < 4 or tab.locator("section.page").count() <= 4
+            assert tab.locator('[data-testid="progress"]').is_hidden()
+    assert shots[0] == shots[1]
+
+
+def test_fixture_mode_selectors_mean_what_the_readme_says(tab, server):
+    open_fixture(tab, server, "strategy=token_based&page=3")
+    report = json.load(urllib.request.urlopen(
+        f"{server.url}/api/documents/{APEX_ID}/chunks?strategy=token_based", timeout=30))
+    # data-page: one section per page, numbered from 1.
+    pages = tab.eval_on_selector_all("section.page[data-page]",
+                                     "els => els.map(e => e.dataset.page)")
+    assert pages == [str(n) for n in range(1, len(report["pages"]) + 1)]
+    # data-chunk-index on each box; data-chunk-type on each list entry, as in the report.
+    boxes = tab.eval_on_selector_all(
+        'section.page[data-page="3"] svg.overlay g.box[data-chunk-index]',
+        "els => els.map(e => Number(e.dataset.chunkIndex))")
+    on_page_3 = [c["index"] for c in report["chunks"] if 3 in c["pages"]]
+    assert sorted(set(boxes)) == on_page_3
+    types = tab.eval_on_selector_all(
+        '[data-testid="chunk-list"] [data-chunk-index] [data-chunk-type]',
+        "els => els.map(e => [Number(e.closest('[data-chunk-index]').dataset.chunkIndex),"
+        " e.dataset.chunkType])")
+    assert types == [[c["index"], c["chunk_type"]] for c in report["chunks"]]
+    # data-flag: one per flag the report gives a chunk.
+    flags = tab.eval_on_selector_all(
+        '[data-testid="chunk-list"] [data-chunk-index] [data-flag]',
+        "els => els.map(e => [Number(e.closest('[data-chunk-index]').dataset.chunkIndex),"
+        " e.dataset.flag])")
+    expected = [[c["index"], f["code"]] for c in report["chunks"] for f in c["flags"]]
+    assert sorted(flags) == sorted(expected)

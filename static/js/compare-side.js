@@ -11,6 +11,7 @@ import { chunkAreas } from "./links.js";
 import { importLabel, isImport, isStored, sourceQuery } from "./sources.js";
 import { renderSideSummary } from "./compare-panels.js";
 import { processingSentence } from "./stored.js";
+import { fixtureMode } from "./fixture.js";
 
 const RETRY_MS = 1500; // a stored document still being processed: ask again
 
@@ -89,6 +90,7 @@ export class SideView {
   }
 
   setProgress(text) {
+    if (fixtureMode) text = null; // a counting "… 3 s" would differ between screenshots
     this.els.progress.textContent = text || "";
     this.els.progress.hidden = !text;
   }

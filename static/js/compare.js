@@ -11,6 +11,7 @@ import { renderDetail } from "./panels.js";
 import { intParam, setQuery } from "./params.js";
 import { chunkIndexOf } from "./report-index.js";
 import { addImportOption, importRefusal, sourceQuery } from "./sources.js";
+import { markReady } from "./fixture.js";
 
 const config = JSON.parse(document.getElementById("compare-config").textContent);
 const SIDES = ["left", "right"];
@@ -356,6 +357,7 @@ async function start() {
   renderDetails();
   // Without a page in the URL, a selected chunk decides where the view starts.
   if (state.focus && !state.page) select(state.focus);
+  await markReady(SIDES.map((name) => sides[name].els.pages));
 }
 
 start();

@@ -6,7 +6,7 @@ import { fill, h } from "./dom.js";
 import { IMPORT, importId, isImport, sourceQuery } from "./sources.js";
 import { MODES, readDisplay, TOGGLES, TOOL_KEYS, writeDisplay } from "./focus.js";
 
-const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "layout", "focus", ...TOGGLES, ...TOOL_KEYS, ...MODES]);
+const VIEW_KEYS = new Set(["strategy", "import", "page", "chunk", "layout", "focus", "fixture", ...TOGGLES, ...TOOL_KEYS, ...MODES]);
 
 export function intParam(query, name) {
   const value = Number.parseInt(query.get(name) ?? "", 10);
@@ -28,6 +28,8 @@ export function readUrl(defaultStrategy, defaultLayout = "") {
 
 /** Replace (or, with `push`, add) the history entry when the query string changed. */
 export function setQuery(query, { push = false } = {}) {
+  // Fixture mode (fixture.js) stays on as the view changes, so a reload keeps it.
+  if (new URLSearchParams(window.location.search).get("fixture") === "1") query.set("fixture", "1");
   const search = query.toString();
   const url = search ? `${window.location.pathname}?${search}` : window.location.pathname;
   if (url === `${window.location.pathname}${window.location.search}`) return;

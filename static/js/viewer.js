@@ -16,6 +16,7 @@ import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writ
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
 import { previewSentence, processingSentence } from "./stored.js";
+import { fixtureMode, markReady } from "./fixture.js";
 
 const config = JSON.parse(document.getElementById("viewer-config").textContent);
 const $ = (selector) => document.querySelector(selector);
@@ -412,6 +413,7 @@ function showError(body, status) {
 }
 
 function setProgress(text) {
+  if (fixtureMode) text = null; // a counting "… 3 s" would differ between screenshots
   els.progress.textContent = text || "";
   els.progress.hidden = !text;
 }
@@ -637,6 +639,7 @@ async function start() {
   await report;
   // Without a page in the URL, a selected chunk decides where the view starts.
   if (!initial.page && state.selected !== null) select(state.selected);
+  await markReady([els.pages]);
 }
 
 start();

@@ -28,7 +28,7 @@ from visualiser.web.views import document_config, document_dict, kb_label
 compare_pages = Blueprint("compare_pages", __name__)
 
 SIDES = ("left", "right")
-VIEW_KEYS = frozenset({*SIDES, "page", "chunk"})
+VIEW_KEYS = frozenset({*SIDES, "page", "chunk", "fixture"})  # fixture: static/js/fixture.js
 
 
 class SideError(VisualiserError):
