@@ -218,13 +218,13 @@ def assert_matches_golden(actual: bytes, name: str, max_fraction: float = 0.0001
     try:
         bad, diff = png_difference(actual, expected)
     except AssertionError:
-        FAILED.mkdir(parents=True, exist_ok=True)
+        (FAILED / name).parent.mkdir(parents=True, exist_ok=True)
         (FAILED / name).write_bytes(actual)
         raise
     reference = _pixmap(expected)
     pixels = reference.width * reference.height
     if bad > pixels * max_fraction:
-        FAILED.mkdir(parents=True, exist_ok=True)
+        (FAILED / name).parent.mkdir(parents=True, exist_ok=True)
         actual_path = FAILED / name
         diff_path = FAILED / name.replace(".png", ".diff.png")
         actual_path.write_bytes(actual)
