@@ -363,7 +363,9 @@ def test_a_long_document_opens_at_once_and_loads_pages_lazily(tab, server):
 
 
 def test_golden_compare_with_the_table_chunk_selected(tab, server):
-    open_compare(tab, server, query="page=3&chunk=left:2")
+    # Fixture mode: data-ready once the pages on show and the side-to-side diff are drawn.
+    open_compare(tab, server, query="page=3&chunk=left:2&fixture=1")
+    tab.wait_for_selector("body[data-ready]", state="attached")
     tab.mouse.move(0, 0)
     settle(tab)
     shot = tab.screenshot(animations="disabled", caret="hide")
@@ -382,3 +384,18 @@ def test_fixture_mode_on_the_compare_page(chromium, server):
             shots.append(tab.screenshot(animations="disabled", caret="hide"))
             assert "fixture=1" in tab.url
     assert shots[0] == shots[1]
+
+
+def test_what_changed_between_the_two_sides(tab, server):
+    open_compare(tab, server, path=APEX_COMPARE)
+    panel = tab.locator('[data-testid="chunk-diff"]')
+    panel.wait_for(state="attached")
+    tab.wait_for_function("!document.querySelector('[data-testid=\"chunk-diff\"]').hidden")
+    assert panel.get_attribute("data-same") == "false"
+    tab.locator('[data-testid="chunk-diff-summary"]').click()
+    items = tab.locator('[data-testid="chunk-diff-list"] li')
+    assert items.count() >= 1
+    same = f"/documents/{APEX_ID}/compare?left=token_based&right=token_based"
+    open_compare(tab, server, path=same)
+    tab.wait_for_function("document.querySelector('[data-testid=\"chunk-diff\"]')"
+                          ".dataset.same === 'true'")

@@ -141,3 +141,12 @@ def test_pages_option(tmp_path):
     names = sorted(p.name for p in tmp_path.glob("*.png"))
     assert names == [f"{APEX.stem}.token_based.p{n}.png" for n in (1, 3, 4)]
     assert main(["render", str(APEX), "--pages", "9", "-o", str(tmp_path)]) == 2
+
+
+def test_diff_endpoint(client, report):
+    same = client.post("/api/diff", json={"old": report, "new": report})
+    assert same.status_code == 200 and same.get_json()["same"] is True
+    moved = client.post("/api/diff", json={"old": report, "new": move_last_line(report, 0)})
+    assert [c["kind"] for c in moved.get_json()["changes"]] == ["end", "start"]
+    bad = client.post("/api/diff", json={"old": report})
+    assert bad.status_code == 400

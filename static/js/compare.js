@@ -149,6 +149,35 @@ function reportChanged(name) {
   const tokens = sides.left.report?.document_tokens ?? sides.right.report?.document_tokens ?? null;
   for (const each of SIDES) sides[each].renderSummary(sides[each].report?.document_tokens ?? tokens);
   paint();
+  diffShown = showDiff();
+}
+
+// "What changed from left to right": the server's `visualiser diff` of the two reports.
+const diffPanel = document.querySelector('[data-testid="chunk-diff"]');
+let diffRequest = null;
+let diffShown = Promise.resolve(); // fixture mode waits for it
+async function showDiff() {
+  diffRequest?.abort();
+  diffPanel.hidden = true;
+  const [left, right] = SIDES.map((name) => sides[name].report);
+  if (!left || !right) return;
+  const request = new AbortController();
+  diffRequest = request;
+  const response = await fetch(config.urls.diff, {
+    method: "POST", signal: request.signal,
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ old: left, new: right }),
+  }).catch(() => null);
+  const body = response?.ok ? await response.json() : null;
+  if (!body || diffRequest !== request) return;
+  const list = diffPanel.querySelector("ul");
+  list.replaceChildren(...(body.same ? ["The two sides chunk the document the same way."] : body.changes.map((c) => c.message))
+    .map((text) => Object.assign(document.createElement("li"), { textContent: text })));
+  diffPanel.querySelector("summary").textContent = body.same
+    ? "What changed from left to right: nothing"
+    : `What changed from left to right: ${body.changes.length} change${body.changes.length === 1 ? "" : "s"}`;
+  diffPanel.dataset.same = String(body.same);
+  diffPanel.hidden = false;
 }
 
 // --- selection, hover, keys -----------------------------------------------------------
@@ -357,6 +386,7 @@ async function start() {
   renderDetails();
   // Without a page in the URL, a selected chunk decides where the view starts.
   if (state.focus && !state.page) select(state.focus);
+  await diffShown;
   await markReady(SIDES.map((name) => sides[name].els.pages));
 }
 

@@ -141,6 +141,7 @@ def sample(doc_id: str) -> tuple[str, int]:
         "page_image": url_for("api.page_image", doc_id=entry.id, number=0),
         "imports": url_for("api.add_import", doc_id=entry.id),
         "viewer": url_for("pages.viewer", doc_id=entry.id),
+        "diff": url_for("compare_pages.chunking_diff"),
     }
     return render_compare(entry, sides, urls, defaults)
 
@@ -159,6 +160,7 @@ def stored(kb_id: int, doc_id: str) -> tuple[str, int]:
         "imports": url_for("kb_api.add_import", kb_id=kb_id, doc_id=doc_id),
         "viewer": doc["links"]["viewer"],
         "knowledgebase": url_for("kb_pages.knowledgebase", kb_id=kb_id),
+        "diff": url_for("compare_pages.chunking_diff"),
     }
     info = {
         "knowledgebase": {"id": kb.id, "name": kb.name},
@@ -167,3 +169,21 @@ def stored(kb_id: int, doc_id: str) -> tuple[str, int]:
         "state": doc["state"],
     }
     return render_compare(entry, sides, urls, defaults, stored=info)
+
+
+@compare_pages.post("/api/diff")
+def chunking_diff() -> Any:
+    """What changed from `old` to `new` (two chunk reports, as the chunks API gives
+    them): the compare page's "what changed between these two sides"."""
+    from visualiser.regression.diff import diff_reports
+
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise BadParameter("body", 'expected JSON {"old": report, "new": report}')
+    for key in ("old", "new"):
+        if not isinstance(body.get(key), dict) or not isinstance(body[key].get("chunks"), list):
+            raise BadParameter(key, "expected a chunk report with a `chunks` list")
+    try:
+        return diff_reports(body["old"], body["new"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise BadParameter("body", f"not a chunk report: {error}") from None
