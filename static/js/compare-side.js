@@ -12,8 +12,8 @@ import { importLabel, isImport, isStored, sourceQuery } from "./sources.js";
 import { renderSideSummary } from "./compare-panels.js";
 import { processingSentence } from "./stored.js";
 import { fixtureMode } from "./fixture.js";
+import { fetchReport, POLL_MS, startTicker } from "./report-loader.js";
 
-const RETRY_MS = 1500; // a stored document still being processed: ask again
 
 export class SideView {
   /**
@@ -143,25 +143,17 @@ export class SideView {
     this.state = "loading";
     this.els.error.hidden = true;
     markInvalid(this.els.fields, null);
-    const started = performance.now();
-    const tick = () => this.setProgress(`Computing chunks… ${Math.floor((performance.now() - started) / 1000)} s`);
-    tick();
-    const timer = setInterval(tick, 1000);
+    const stopTicker = startTicker((text) => this.setProgress(text));
     this.els.pages.setAttribute("aria-busy", "true");
     try {
       const query = sourceQuery(this.view.source, this.view.params);
-      const url = this.shared.config.urls.chunks;
-      const response = await fetch(query ? `${url}?${query}` : url, {
-        headers: { Accept: "application/json" },
-        signal: request.signal,
-      });
-      const body = await response.json().catch(() => null);
+      const { response, body } = await fetchReport(this.shared.config.urls.chunks, query, request.signal);
       if (this.request !== request) return;
       if (!response.ok || !body) {
         this.showError(body, response.status);
         this.state = "error";
         // 409: a preview of a document still being processed; it will be possible soon.
-        if (response.status === 409) this.retry = setTimeout(() => this.load(), RETRY_MS);
+        if (response.status === 409) this.retry = setTimeout(() => this.load(), POLL_MS);
       } else if (isStored(this.view.source) && body.state && body.state !== "ready") {
         this.#showStoredState(body);
       } else {
@@ -173,7 +165,7 @@ export class SideView {
       this.showError({ error: "Network error", message: `could not reach the server (${error.message})` }, 0);
       this.state = "error";
     } finally {
-      clearInterval(timer);
+      stopTicker();
       if (this.request === request) {
         this.setProgress(null);
         this.els.pages.removeAttribute("aria-busy");
@@ -186,7 +178,7 @@ export class SideView {
     if (body.state === "processing") {
       fill(this.els.summary, h("p", { class: "hint" }, `No stored chunks yet: ${processingSentence(body.progress)}.`));
       this.state = "processing";
-      this.retry = setTimeout(() => this.load(), RETRY_MS);
+      this.retry = setTimeout(() => this.load(), POLL_MS);
       return;
     }
     this.showError({ error: "Processing failed", message: body.error || "no reason was recorded" }, 0);

@@ -17,6 +17,7 @@ import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
 import { previewSentence, processingSentence } from "./stored.js";
 import { fixtureMode, markReady } from "./fixture.js";
+import { fetchReport, POLL_MS, startTicker } from "./report-loader.js";
 
 const config = JSON.parse(document.getElementById("viewer-config").textContent);
 const $ = (selector) => document.querySelector(selector);
@@ -69,7 +70,6 @@ const state = {
   passing: null, // chunks that pass the search and filters (tools.js), null: all
   words: new Map(), // page -> Promise of its words, for search highlights
 };
-const POLL_MS = 1000;
 let fontReady = false; // labels are drawn in the served font
 
 // --- pages: images and overlays, only for pages near the viewport --------------------
@@ -481,27 +481,16 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
   const request = new AbortController();
   state.request = request;
   const label = sourceLabel(state.view.strategy);
-  const started = performance.now();
   const pages = config.document.page_count;
   els.progress.title = `${label}: the first request for a document extracts the layout of its ${pages} pages; later ones reuse it.`;
-  const tick = () => {
-    const seconds = Math.floor((performance.now() - started) / 1000);
-    setProgress(`Computing chunks… ${seconds} s`);
-  };
   // Polling a document that is being processed says so in its own panel instead.
-  const timer = quiet ? null : setInterval(tick, 1000);
-  if (!quiet) tick();
+  const stopTicker = quiet ? () => {} : startTicker(setProgress);
   if (!quiet) els.viewer.dataset.reportState = "loading";
   els.viewer.setAttribute("aria-busy", "true");
   els.error.hidden = true;
   markInvalid(els.fields, null);
   try {
-    const query = apiQuery(state.view);
-    const response = await fetch(query ? `${config.urls.chunks}?${query}` : config.urls.chunks, {
-      headers: { Accept: "application/json" },
-      signal: request.signal,
-    });
-    const body = await response.json().catch(() => null);
+    const { response, body } = await fetchReport(config.urls.chunks, apiQuery(state.view), request.signal);
     if (state.request !== request) return;
     if (!response.ok || !body) {
       clearReport();
@@ -522,7 +511,7 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
     showError({ error: "Network error", message: `Could not reach the server (${error.message}).` }, 0);
     els.viewer.dataset.reportState = "error";
   } finally {
-    clearInterval(timer);
+    stopTicker();
     if (state.request === request) {
       setProgress(null);
       els.viewer.removeAttribute("aria-busy");
