@@ -150,3 +150,17 @@ def test_diff_endpoint(client, report):
     assert [c["kind"] for c in moved.get_json()["changes"]] == ["end", "start"]
     bad = client.post("/api/diff", json={"old": report})
     assert bad.status_code == 400
+
+
+def test_svg_is_deterministic_and_needs_no_font(tmp_path):
+    outputs = []
+    for n in range(2):
+        target = tmp_path / f"p3-{n}.svg"
+        assert main(["render", str(APEX), "--page", "3", "--scale", "1", "--format", "svg",
+                     "-o", str(target)]) == 0
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1]
+    svg = outputs[0].decode()
+    assert svg.startswith("<svg") or svg.startswith("<?xml")
+    # The page picture embedded, the labels as glyph outlines: no <text>, no font lookup.
+    assert "data:image/png;base64" in svg and "<text" not in svg and "<path" in svg

@@ -60,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     which.add_argument("--pages", default=None, metavar="1,3-5", help="pages and ranges")
     which.add_argument("--all-pages", action="store_true", help="every page")
     render.add_argument("--scale", type=float, default=1.5)
+    render.add_argument("--format", choices=("png", "svg"), default="png")
     render.add_argument("--manifest", type=Path, default=None, metavar="OUT.json",
                         help="what produced each picture (default: manifest.json in the "
                              "output directory when writing several pictures)")
@@ -240,7 +241,8 @@ def _render(args: argparse.Namespace) -> int:
     for page in pages:
         if not 1 <= page <= count:
             raise VisualiserError(f"page {page} is outside 1–{count}")
-    single = len(pages) == 1 and len(reports) == 1 and args.output.suffix.lower() == ".png"
+    single = (len(pages) == 1 and len(reports) == 1
+              and args.output.suffix.lower() == f".{args.format}")
     if not single:
         args.output.mkdir(parents=True, exist_ok=True)
     pictures = []
@@ -248,9 +250,9 @@ def _render(args: argparse.Namespace) -> int:
     for one in reports:
         name = one.get("chunking_strategy") or "imported"
         # One layout and one chunking per strategy; every page drawn from it.
-        for page, png in render_overlay_pngs(doc, one, pages, args.scale).items():
+        for page, png in render_overlay_pngs(doc, one, pages, args.scale, args.format).items():
             target = args.output if single else (
-                args.output / f"{args.pdf.stem}.{name}.p{page}.png")
+                args.output / f"{args.pdf.stem}.{name}.p{page}.{args.format}")
             target.write_bytes(png)
             pictures.append(manifest.picture(one, input_sha, page, png, target.name))
             print(f"wrote {target}")

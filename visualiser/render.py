@@ -268,9 +268,12 @@ def render_overlay_png(
 
 
 def render_overlay_pngs(
-    doc: HasPdf, report: Mapping[str, Any], pages: list[int], scale: float = 1.5
+    doc: HasPdf, report: Mapping[str, Any], pages: list[int], scale: float = 1.5,
+    fmt: str = "png",
 ) -> dict[int, bytes]:
-    """`render_overlay_png` for several pages, opening the PDF once."""
+    """`render_overlay_png` for several pages, opening the PDF once. With `fmt="svg"`:
+    the page picture as an embedded PNG and the boxes and labels as vectors, the label
+    glyphs written as outlines of the shipped font, so no viewer needs the font."""
     scale = parse_scale(scale)
     out: dict[int, bytes] = {}
     with LOCK, reading_pdf(), pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
@@ -282,7 +285,12 @@ def render_overlay_pngs(
                 blank = canvas.new_page(width=width, height=height)
                 blank.insert_image(blank.rect, pixmap=pixmap)
                 _draw_overlay(blank, report, page_number)
-                out[page_number] = blank.get_pixmap(
-                    matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+                if fmt == "svg":
+                    svg = blank.get_svg_image(matrix=pymupdf.Matrix(scale, scale),
+                                              text_as_path=True)
+                    out[page_number] = svg.encode("utf-8")
+                else:
+                    out[page_number] = blank.get_pixmap(
+                        matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
             take_messages()
     return out
