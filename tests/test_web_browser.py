@@ -269,18 +269,20 @@ def test_long_document_opens_at_once_and_loads_pages_lazily(tab, server):
 
 
 def screenshot(tab) -> bytes:
+    """In fixture mode (the goldens' URLs carry fixture=1): wait for body[data-ready]."""
+    tab.wait_for_selector("body[data-ready]", state="attached")
     tab.mouse.move(0, 0)
     settle(tab)
     return tab.screenshot(animations="disabled", caret="hide")
 
 
 def test_golden_token_based_with_the_context_chunk_selected(tab, server):
-    open_viewer(tab, server, "strategy=token_based&page=3&chunk=4")
+    open_viewer(tab, server, "fixture=1&strategy=token_based&page=3&chunk=4")
     assert_matches_golden(screenshot(tab), "viewer-token-based-p3-chunk4.png")
 
 
 def test_golden_structure_aware(tab, server):
-    open_viewer(tab, server, "strategy=structure_aware&page=1")
+    open_viewer(tab, server, "fixture=1&strategy=structure_aware&page=1")
     assert_matches_golden(screenshot(tab), "viewer-structure-aware-p1.png")
 
 
