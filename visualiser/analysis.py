@@ -18,6 +18,7 @@ from visualiser import budget
 from visualiser.align import Region, regions_of, shared_ground
 from visualiser.geometry import BBox, area, intersection
 from visualiser.layout.model import Layout
+from visualiser.markdown import SourceMarkdown
 from visualiser.strategies.base import (
     CHUNK_TYPE_WHY,
     EMBEDDING_LIMIT,
@@ -26,6 +27,7 @@ from visualiser.strategies.base import (
     Strategy,
     rule_of,
 )
+from visualiser.tokenizers import count_tokens
 
 OVERLAP_METHOD = "bbox_adjacent"
 TINY_TAIL_TOKENS = 20
@@ -305,6 +307,43 @@ def diagnostics(chunks: list[Placed], source_tokens: int) -> list[dict[str, Any]
     if source_tokens and stored > source_tokens:
         add("token_inflation", f"the chunks store {stored:,} tokens for {source_tokens:,} "
             f"tokens of text (+{stored / source_tokens - 1:.0%})")
+    return found
+
+
+def split_probability(length: int, size: int, overlap: int) -> float:
+    """How likely windows of `size` advancing by size − overlap are to leave no window
+    holding a table of `length` whole, the table's start being anywhere: none when it
+    fits in the overlap, certain when it is longer than a window, in between linear."""
+    stride = size - overlap
+    if length <= overlap:
+        return 0.0
+    if length >= size or stride <= 0:
+        return 1.0
+    return (length - overlap) / stride
+
+
+def table_figures(source: SourceMarkdown, chunks: list[Placed], encoding: str,
+                  windows: tuple[int, int, str] | None) -> list[dict[str, Any]]:
+    """Per markdown table: its length in tokens, its rows, the chance a window cuts it
+    (`windows` = size, overlap and unit of a strategy whose windows run through tables;
+    None, and the prediction is None, where tables are units of their own), whether it was
+    cut (no chunk holds all of its words) and the chunks holding any of it."""
+    found = []
+    tables = [b for b in source.blocks if b.kind == "table"]
+    for number, block in enumerate(tables):
+        words = {w for w in source.word_at[block.start:block.end] if w >= 0}
+        text = source.text[block.start:block.end]
+        tokens = count_tokens(text, encoding)
+        predicted = None
+        if windows is not None:
+            size, overlap, unit = windows
+            length = tokens if unit == "tokens" else len(text)
+            predicted = round(split_probability(length, size, overlap), 4)
+        holding = [c.index for c in chunks if c.words & words]
+        whole = any(words <= c.words for c in chunks if c.index in holding)
+        found.append({"table": number, "tokens": tokens, "rows": len(block.rows),
+                      "predicted_split": predicted, "split": bool(words) and not whole,
+                      "chunks": holding})
     return found
 
 

@@ -179,6 +179,10 @@ class Strategy(ABC):
     # (size parameter, overlap parameter, unit) for strategies cut by a size budget with
     # an overlap, so the analysis can flag zero or excessive overlap and character sizing
     sizing: ClassVar[tuple[str, str, str] | None] = None
+    # True when tables go through the size windows like any other text, so a window
+    # boundary may fall inside one (the analysis predicts how often); False when the
+    # strategy treats a table as a unit of its own
+    windows_cut_tables: ClassVar[bool] = False
     params: ClassVar[tuple[Param, ...]] = ()
     # The rules its chunks name in `origin["rule"]`: their why-texts and intended overlaps
     rules: ClassVar[tuple[Rule, ...]] = ()

@@ -42,6 +42,7 @@ class _FixedWindows(Strategy):
 
     banner_template: ClassVar[str]
     rules = (WINDOW,)
+    windows_cut_tables = True
 
     @classmethod
     def check(cls, settings: dict[str, Any]) -> None:

@@ -41,6 +41,7 @@ class LangChainRecursive(Strategy):
     banner = RECURSIVE_BANNER.format(overlap=200)
     sizing = ("chunk_size", "chunk_overlap", "characters")
     rules = (WINDOW,)
+    windows_cut_tables = True
     params = (
         Param("chunk_size", "int", 4000, "most characters in a chunk", 10, 1_000_000),
         Param("chunk_overlap", "int", 200,

@@ -57,6 +57,7 @@ class _LlamaIndexSplitter(Strategy):
 
     sizing = ("chunk_size", "chunk_overlap", "tokens")
     rules = (WINDOW,)
+    windows_cut_tables = True
     banner_template: ClassVar[str]
     splitter: ClassVar[Callable[..., list[list[Any]]]]
 
