@@ -18,15 +18,21 @@ from visualiser import budget
 from visualiser.align import Region, regions_of, shared_ground
 from visualiser.geometry import BBox, area, intersection
 from visualiser.layout.model import Layout
-from visualiser.strategies.base import Chunk, Strategy
-from visualiser.strategies.token_based import EMBEDDING_LIMIT
+from visualiser.markdown import SourceMarkdown
+from visualiser.strategies.base import (
+    CHUNK_TYPE_WHY,
+    EMBEDDING_LIMIT,
+    Chunk,
+    Context,
+    Strategy,
+    rule_of,
+)
+from visualiser.tokenizers import count_tokens
 
 OVERLAP_METHOD = "bbox_adjacent"
 TINY_TAIL_TOKENS = 20
 HIGH_OVERLAP_SHARE = 0.30
 _SENTENCE_END = re.compile(r"""[.!?:;)\]"'”’|*`]\s*$""")
-
-ML_ENGINE = "pymupdf-layout"  # its headings come from a model, not from font sizes
 
 
 @dataclass(slots=True)
@@ -190,89 +196,27 @@ class _CandidateIndex:
 
 
 def _reason(a: Placed, b: Placed) -> str:
-    """Why two chunks share ground, from what the strategy said about them."""
+    """Why two chunks share ground, from what their strategies' rules say about them:
+    the first chunk's rule is asked first, then the second's; nobody claims it, a defect."""
     if not (a.words & b.words):
         return "layout_only"
-    for outer, inner in ((a, b), (b, a)):
-        if outer.kind == "table_context" and inner.index in outer.origin.get("sources", ()):
-            return "table_context"
-        if outer.kind == "table_full" and inner.origin.get("table") == outer.origin.get("table"):
-            return "table_full"
-    oa, ob = a.origin, b.origin
-    if oa.get("rule") == ob.get("rule") == "table_part" and oa.get("table") == ob.get("table"):
-        return "repeated_header"
-    if a.kind == "table_context" or b.kind == "table_context":
-        return "table_context"
-    # imported chunks sharing words with their neighbour: the other pipeline's overlap
-    windows = {"token_window", "section_part", "window", "imported"}
-    if oa.get("rule") in windows and ob.get("rule") in windows and oa.get("overlap", 1):
-        return "overlap_window"
+    for mine, other in ((a, b), (b, a)):
+        rule = rule_of(mine)
+        reason = rule.shares(mine, other) if rule else None
+        if reason:
+            return reason
     return "unexplained"
-
-
-_BY_TYPE = {
-    "table": "A table chunk.",
-    "table_full": "The whole table in one chunk, kept alongside its split parts.",
-    "table_context": ("Context chunk: a table joined with the text before and after it, so a "
-                      "question asked in words can find it. It repeats its neighbours on "
-                      "purpose, so its box spans theirs."),
-}
 
 
 def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
         heading_path: Sequence[str], layout_engine: str = "") -> str:
-    """A plain-language account of the rule that made a chunk (works on stored chunks
-    too: it needs only what is stored). `layout_engine` (the report's) says who found
-    the headings a section starts at: font statistics, or an ML layout model."""
-    o = origin
-    rule = o.get("rule")
-    if rule == "token_window":
-        text = (f"Token window {o['window']} of {o['of']} over the text between tables: "
-                f"{tokens} tokens of a {o['size']}-token budget")
-        if o["of"] > 1 and o["overlap"]:
-            text += f", sharing up to {o['overlap']} tokens with its neighbours on purpose"
-        if o["window"] == o["of"] > 1 and tokens <= o["overlap"]:
-            text += ". It is the tail of the text and lies wholly inside the previous window"
-        return text + "."
-    if rule == "imported":
-        found = f"{o['aligned']:.0%} of its words were found on the page"
-        if o["aligned"] < 0.5:
-            found += ", too few to trust its boxes: its text may come from another document"
-        return f"Imported chunk {o['number']}, made by another pipeline; {found}."
-    if rule == "window":  # the reference splitters: sizes in tokens or characters
-        unit = o["unit"]
-        text = (f"Window {o['window']} of {o['of']}: {tokens} tokens, from a splitter that "
-                f"fills chunks up to {o['size']} {unit}")
-        if o["of"] > 1 and o["overlap"]:
-            text += f" and repeats up to {o['overlap']} {unit} of each neighbour on purpose"
-        if o.get("inside_previous"):
-            text += ". It is the tail of the text and lies wholly inside the previous window"
-        return text + "."
-    if rule == "table":
-        return "The table as one chunk, with the heading or caption above it and any footnote."
-    if rule == "table_part":
-        return (f"Part {o['part']} of {o['of']} of a table too big for one chunk "
-                f"(over {o['limit']} tokens); the header row is repeated so the numbers keep "
-                "their column names.")
-    if rule == "table_full":
-        return (f"The whole table in one chunk, kept alongside its {o['parts']} split parts "
-                f"because it fits under the {EMBEDDING_LIMIT:,}-token embedding limit.")
-    if rule == "table_context":
-        names = " + ".join(("table chunk" if i == o["table_chunk"] else "chunk") + f" {i}"
-                           for i in o["sources"])
-        return (f"Context chunk = {names}, joined so a question asked in words can find the "
-                "table. It repeats them on purpose, so its box spans theirs.")
-    heading = heading_path[-1] if heading_path else None
-    where = f"the section “{heading}”" if heading else "the text before the first heading"
-    starts_at_heading = rule == "section" or (rule == "section_part" and o.get("part") == 1)
-    if heading and starts_at_heading and layout_engine.startswith(ML_ENGINE):
-        where += ", read as a heading by the layout model"
-    if rule == "section":
-        return f"All of {where}, kept whole as one chunk."
-    if rule == "section_part":
-        return (f"Part {o['part']} of {o['of']} of {where}, which is longer than "
-                f"{o['limit']} tokens and was split between blocks.")
-    return _BY_TYPE.get(chunk_type, "Made by the strategy; it gave no further reason.")
+    """A plain-language account of the rule that made a chunk, in the rule's own words
+    (works on stored chunks too: it needs only what is stored). `layout_engine` (the
+    report's) says who found the headings, for rules that start at one."""
+    rule = rule_of(origin)
+    if rule is None:
+        return CHUNK_TYPE_WHY.get(chunk_type, "Made by the strategy; it gave no further reason.")
+    return rule.explain(origin, Context(chunk_type, tokens, tuple(heading_path), layout_engine))
 
 
 def flags_by_chunk(count: int, overlaps: list[Overlap], containment: list[Containment]
@@ -363,6 +307,43 @@ def diagnostics(chunks: list[Placed], source_tokens: int) -> list[dict[str, Any]
     if source_tokens and stored > source_tokens:
         add("token_inflation", f"the chunks store {stored:,} tokens for {source_tokens:,} "
             f"tokens of text (+{stored / source_tokens - 1:.0%})")
+    return found
+
+
+def split_probability(length: int, size: int, overlap: int) -> float:
+    """How likely windows of `size` advancing by size − overlap are to leave no window
+    holding a table of `length` whole, the table's start being anywhere: none when it
+    fits in the overlap, certain when it is longer than a window, in between linear."""
+    stride = size - overlap
+    if length <= overlap:
+        return 0.0
+    if length >= size or stride <= 0:
+        return 1.0
+    return (length - overlap) / stride
+
+
+def table_figures(source: SourceMarkdown, chunks: list[Placed], encoding: str,
+                  windows: tuple[int, int, str] | None) -> list[dict[str, Any]]:
+    """Per markdown table: its length in tokens, its rows, the chance a window cuts it
+    (`windows` = size, overlap and unit of a strategy whose windows run through tables;
+    None, and the prediction is None, where tables are units of their own), whether it was
+    cut (no chunk holds all of its words) and the chunks holding any of it."""
+    found = []
+    tables = [b for b in source.blocks if b.kind == "table"]
+    for number, block in enumerate(tables):
+        words = {w for w in source.word_at[block.start:block.end] if w >= 0}
+        text = source.text[block.start:block.end]
+        tokens = count_tokens(text, encoding)
+        predicted = None
+        if windows is not None:
+            size, overlap, unit = windows
+            length = tokens if unit == "tokens" else len(text)
+            predicted = round(split_probability(length, size, overlap), 4)
+        holding = [c.index for c in chunks if c.words & words]
+        whole = any(words <= c.words for c in chunks if c.index in holding)
+        found.append({"table": number, "tokens": tokens, "rows": len(block.rows),
+                      "predicted_split": predicted, "split": bool(words) and not whole,
+                      "chunks": holding})
     return found
 
 

@@ -1,4 +1,4 @@
-"""The command line: `visualiser chunk | strategies | layouts | render | kb | serve`.
+"""The command line: `visualiser chunk | lint | strategies | layouts | render | kb | serve`.
 
 A thin shell over the pipeline. Every VisualiserError (bad PDF, unknown strategy, bad
 parameter) ends the command with exit code 2 and a message that says what is valid.
@@ -44,6 +44,23 @@ def _parser() -> argparse.ArgumentParser:
         help="json: the chunks JSON; text: a summary; jsonl, langchain, llamaindex: the "
              "chunks with their metadata (pages, boxes, heading path, type) for other tools")
     chunk.set_defaults(run=_chunk)
+
+    lint = commands.add_parser(
+        "lint", help="check a PDF's chunking against thresholds (exit 1 past one, 2 on bad "
+                     "input): for CI")
+    lint.add_argument("pdf", type=Path)
+    _strategy_args(lint)
+    lint.add_argument("--max-detached", type=int, default=None, metavar="N",
+                      help="most chunks allowed to hold table rows without their header row")
+    lint.add_argument("--max-inflation", type=float, default=None, metavar="X",
+                      help="most stored tokens beyond the document's, as a fraction (0.25)")
+    lint.add_argument("--max-tiny", type=int, default=None, metavar="N",
+                      help="most tiny chunks allowed")
+    lint.add_argument("--fail-on", nargs="+", default=[], metavar="CODE",
+                      help="diagnostic or flag codes that fail the check when present "
+                           "(e.g. sentence_cut overlap_defect)")
+    lint.add_argument("--format", choices=("text", "json"), default="text")
+    lint.set_defaults(run=_lint)
 
     listing = commands.add_parser("strategies", help="list the chunking strategies")
     listing.set_defaults(run=_strategies)
@@ -206,6 +223,22 @@ def _chunk(args: argparse.Namespace) -> int:
         for o in report["overlaps"]:
             print(f"  chunks {o['a']} and {o['b']} on page {o['page']} ({o['reason']})")
     return 0
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from visualiser.lint import Thresholds, as_text, lint
+    from visualiser.pipeline import source_tokens
+    from visualiser.tokenizers import DEFAULT_ENCODING
+
+    doc, report = _report(args)
+    encoding = report["parameters"].get("tokenizer", DEFAULT_ENCODING)
+    result = lint(report, source_tokens(doc, encoding), Thresholds(
+        args.max_detached, args.max_inflation, args.max_tiny, tuple(args.fail_on)))
+    if args.format == "json":
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(as_text(result))
+    return 0 if result["passed"] else 1
 
 
 def _strategies(args: argparse.Namespace) -> int:

@@ -16,13 +16,14 @@ import json
 import re
 from array import array
 from bisect import bisect_left
+from collections.abc import Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
 from visualiser.errors import VisualiserError
 from visualiser.markdown import SYNTHETIC, SourceMarkdown, Traced
-from visualiser.strategies.base import Chunk
+from visualiser.strategies.base import Chunk, Context, Neighbour, Rule, register_rule
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _ANCHOR = 4  # words per anchor n-gram
@@ -38,6 +39,25 @@ class ImportedChunk:
 
 class BadImport(VisualiserError):
     title = "Unusable chunks file"
+
+
+def _imported_why(o: Mapping[str, Any], c: Context) -> str:
+    found = f"{o['aligned']:.0%} of its words were found on the page"
+    if o["aligned"] < 0.5:
+        found += ", too few to trust its boxes: its text may come from another document"
+    return f"Imported chunk {o['number']}, made by another pipeline; {found}."
+
+
+def _imported_shares(mine: Neighbour, other: Neighbour) -> str | None:
+    """The other pipeline's types are all we know: a whole-table copy or a context chunk
+    repeats on purpose; otherwise neighbours sharing words are that pipeline's overlap."""
+    for kind in ("table_full", "table_context"):
+        if kind in (mine.kind, other.kind):
+            return kind
+    return "overlap_window" if other.origin.get("rule") == IMPORTED.name else None
+
+
+IMPORTED = register_rule(Rule("imported", _imported_why, _imported_shares, window=True))
 
 
 def parse_chunks(data: bytes) -> list[ImportedChunk]:

@@ -186,7 +186,11 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
         budget.check("chunking")
         about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
                  **analysis.banner(cls, settings, [c.chunk_type for c in chunks])}
-        return _report(doc, chunks, about, settings, cls.sizing)
+        windows = None
+        if cls.windows_cut_tables and cls.sizing is not None:
+            size_name, overlap_name, unit = cls.sizing
+            windows = (settings[size_name], settings[overlap_name], unit)
+        return _report(doc, chunks, about, settings, cls.sizing, windows)
 
 
 def imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
@@ -217,7 +221,8 @@ def _imported_report(doc: ProcessedDocument, data: bytes, file_name: str,
 
 def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
             settings: dict[str, Any],
-            sizing: tuple[str, str, str] | None = None) -> dict[str, Any]:
+            sizing: tuple[str, str, str] | None = None,
+            windows: tuple[int, int, str] | None = None) -> dict[str, Any]:
     encoding = settings.get("tokenizer", DEFAULT_ENCODING)
     check_chunk_count(doc, len(chunks))
     placed = []
@@ -252,6 +257,7 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
         "containment": [c.to_dict() for c in containment],
         "diagnostics": (analysis.sizing_diagnostics(sizing, settings, placed)
                         + analysis.diagnostics(placed, document_tokens)),
+        "tables": analysis.table_figures(doc.source, placed, encoding, windows),
         "warnings": list(doc.layout.warnings),
     }
     # Where chunk numbers and tags go, placed once here for the viewer and the render.

@@ -72,6 +72,10 @@ export function sizeHistogram(report) {
     svg,
     h("p", { class: "type-counts", "data-testid": "type-counts" },
       [...types].map(([type, count]) => `${type} ${count}`).join(" · ")),
+    ...(report.tables || []).map((t) => h("p", { class: "table-figures", "data-testid": "table-figures" },
+      `table ${t.table}: ${t.tokens} tokens, ${plural(t.rows, "row")}, ` +
+        (t.predicted_split === null ? "kept whole by the strategy" : `cut by a window ${Math.round(t.predicted_split * 100)}% of the time`) +
+        `; here ${t.split ? "split" : "whole"} (${plural(t.chunks.length, "chunk")})`)),
   );
 }
 

@@ -9,9 +9,9 @@ import line in `visualiser/strategies/__init__.py`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from visualiser.errors import BadParameter, LimitExceeded, UnknownStrategy
 from visualiser.markdown import SourceMarkdown, Traced
@@ -21,6 +21,17 @@ BannerParts = list[str | int]
 
 ChunkType = Literal["text", "table", "table_context", "table_full", "list", "image", "code"]
 
+# Limits and texts more than one strategy (and the analysis) speak of, kept in one place.
+EMBEDDING_LIMIT = 8191  # tokens; OpenAI's embedding models refuse more
+# What a chunk's type alone says, for chunks whose rule is unknown (e.g. imported ones)
+CHUNK_TYPE_WHY: dict[str, str] = {
+    "table": "A table chunk.",
+    "table_full": "The whole table in one chunk, kept alongside its split parts.",
+    "table_context": ("Context chunk: a table joined with the text before and after it, so a "
+                      "question asked in words can find it. It repeats its neighbours on "
+                      "purpose, so its box spans theirs."),
+}
+
 
 @dataclass(slots=True)
 class Chunk:
@@ -29,9 +40,80 @@ class Chunk:
     text: Traced
     chunk_type: ChunkType = "text"
     heading_path: tuple[str, ...] = ()
-    # Why the strategy made this chunk, as data; `analysis.why` turns it into words.
-    # e.g. {"rule": "token_window", "window": 2, "of": 3, "overlap": 100}
+    # Why the strategy made this chunk, as data: `origin["rule"]` names the `Rule` that
+    # turns it into words, e.g. {"rule": "token_window", "window": 2, "of": 3, ...}
     origin: dict[str, Any] = field(default_factory=dict)
+
+
+class Neighbour(Protocol):
+    """What a rule may look at when two chunks share ground (`analysis.Placed` is one)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def origin(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a why-text may speak of besides the origin: all of it is stored with a chunk,
+    so a stored chunk can be explained again without its strategy's settings."""
+
+    chunk_type: str
+    tokens: int
+    heading_path: Sequence[str]
+    layout_engine: str = ""
+
+
+def _nothing_intended(mine: Neighbour, other: Neighbour) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One way a strategy makes chunks, named by `Chunk.origin["rule"]`.
+
+    `explain` is the plain-language why-text of one chunk. `shares` says why a chunk made
+    by this rule (`mine`) shares words with `other`, when that is intended: a reason such
+    as "table_context", or None. The analysis asks both chunks' rules, the first chunk's
+    first, and calls a pair nobody claims "unexplained". `window` marks rules whose
+    neighbouring chunks repeat each other's edges by design (see `window_overlap`).
+    """
+
+    name: str
+    explain: Callable[[Mapping[str, Any], Context], str]
+    shares: Callable[[Neighbour, Neighbour], str | None] = _nothing_intended
+    window: bool = False
+
+
+RULES: dict[str, Rule] = {}
+
+
+def register_rule(rule: Rule) -> Rule:
+    """Make `rule` known by its name (strategies' rules are registered with them; chunks
+    made outside any strategy, such as imported ones, register theirs directly)."""
+    known = RULES.setdefault(rule.name, rule)
+    if known is not rule:
+        raise ValueError(f"two different rules are named {rule.name!r}")
+    return rule
+
+
+def rule_of(chunk: Neighbour | Mapping[str, Any]) -> Rule | None:
+    """The registered rule that made a chunk (or an origin), None when unknown."""
+    origin = chunk if isinstance(chunk, Mapping) else chunk.origin
+    name = origin.get("rule")
+    return RULES.get(name) if isinstance(name, str) else None
+
+
+def window_overlap(mine: Neighbour, other: Neighbour) -> str | None:
+    """`shares` for window rules: two windows side by side repeat each other's edges on
+    purpose, unless the first was made with no overlap."""
+    other_rule = rule_of(other)
+    if other_rule is not None and other_rule.window and mine.origin.get("overlap", 1):
+        return "overlap_window"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +179,13 @@ class Strategy(ABC):
     # (size parameter, overlap parameter, unit) for strategies cut by a size budget with
     # an overlap, so the analysis can flag zero or excessive overlap and character sizing
     sizing: ClassVar[tuple[str, str, str] | None] = None
+    # True when tables go through the size windows like any other text, so a window
+    # boundary may fall inside one (the analysis predicts how often); False when the
+    # strategy treats a table as a unit of its own
+    windows_cut_tables: ClassVar[bool] = False
     params: ClassVar[tuple[Param, ...]] = ()
+    # The rules its chunks name in `origin["rule"]`: their why-texts and intended overlaps
+    rules: ClassVar[tuple[Rule, ...]] = ()
 
     @classmethod
     def settings(cls, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -166,6 +254,8 @@ STRATEGIES: dict[str, type[Strategy]] = {}
 def register(cls: type[Strategy]) -> type[Strategy]:
     if cls.name in STRATEGIES:
         raise ValueError(f"strategy {cls.name!r} is registered twice")
+    for rule in cls.rules:
+        register_rule(rule)
     STRATEGIES[cls.name] = cls
     return cls
 

@@ -12,18 +12,23 @@ contiguous region of the document, and no chunk contains another.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from visualiser.errors import BadParameter
+from visualiser.layout.ml import NAME as ML_ENGINE  # its headings come from a model
 from visualiser.markdown import MdBlock, SourceMarkdown, Traced
 from visualiser.strategies.base import (
     Chunk,
     ChunkType,
+    Context,
     Param,
+    Rule,
     Strategy,
     check_overlap,
     register,
+    window_overlap,
 )
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import ENCODINGS, count_tokens
@@ -32,6 +37,22 @@ _CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]",
 _FOOTNOTE = re.compile(r"^(\*|†|‡|note[s]?\b|source[s]?\b)", re.IGNORECASE)
 _BLOCK_TYPE: dict[str, ChunkType] = {"table": "table", "list": "list", "image": "image",
                                      "code": "code"}
+
+
+def _where(o: Mapping[str, Any], c: Context) -> str:
+    """The section a chunk belongs to, and who read its heading as one."""
+    heading = c.heading_path[-1] if c.heading_path else None
+    where = f"the section “{heading}”" if heading else "the text before the first heading"
+    starts_at_heading = o.get("rule") == "section" or o.get("part") == 1
+    if heading and starts_at_heading and c.layout_engine.startswith(ML_ENGINE):
+        where += ", read as a heading by the layout model"
+    return where
+
+
+SECTION = Rule("section", lambda o, c: f"All of {_where(o, c)}, kept whole as one chunk.")
+SECTION_PART = Rule("section_part", lambda o, c: (
+    f"Part {o['part']} of {o['of']} of {_where(o, c)}, which is longer than "
+    f"{o['limit']} tokens and was split between blocks."), window_overlap, window=True)
 
 
 @dataclass(slots=True)
@@ -62,6 +83,7 @@ class StructureAware(Strategy):
         "repeated), lists between items. Each chunk maps to one region of the page."
     )
     banner = None  # nothing spans anything: there is nothing to explain
+    rules = (SECTION, SECTION_PART)
     params = (
         Param("max_token_size", "int", 1200, "largest chunk of prose, in tokens", 16, 100_000),
         Param("overlap_token_size", "int", 100,

@@ -18,11 +18,21 @@ from typing import Any
 
 from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown, Traced
-from visualiser.strategies.base import BannerParts, Chunk, Param, Strategy, register
+from visualiser.strategies.base import (
+    EMBEDDING_LIMIT,
+    BannerParts,
+    Chunk,
+    Context,
+    Neighbour,
+    Param,
+    Rule,
+    Strategy,
+    register,
+    window_overlap,
+)
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import ENCODINGS, count_tokens
 
-EMBEDDING_LIMIT = 8191  # tokens; OpenAI's embedding models refuse more
 HEADING_LOOKBACK_LINES = 6
 MAX_BLANKS_BEFORE_TABLE = 2
 
@@ -112,6 +122,54 @@ def _footer_end(lines: list[Traced], after: int) -> int:
     return end
 
 
+def _window_why(o: Mapping[str, Any], c: Context) -> str:
+    text = (f"Token window {o['window']} of {o['of']} over the text between tables: "
+            f"{c.tokens} tokens of a {o['size']}-token budget")
+    if o["of"] > 1 and o["overlap"]:
+        text += f", sharing up to {o['overlap']} tokens with its neighbours on purpose"
+    if o["window"] == o["of"] > 1 and c.tokens <= o["overlap"]:
+        text += ". It is the tail of the text and lies wholly inside the previous window"
+    return text + "."
+
+
+def _part_why(o: Mapping[str, Any], c: Context) -> str:
+    return (f"Part {o['part']} of {o['of']} of a table too big for one chunk "
+            f"(over {o['limit']} tokens); the header row is repeated so the numbers keep "
+            "their column names.")
+
+
+def _same_table_parts(mine: Neighbour, other: Neighbour) -> str | None:
+    """Parts of one table repeat its header row on purpose."""
+    same = other.origin.get("rule") == "table_part" and (
+        other.origin.get("table") == mine.origin.get("table"))
+    return "repeated_header" if same else None
+
+
+def _full_why(o: Mapping[str, Any], c: Context) -> str:
+    return (f"The whole table in one chunk, kept alongside its {o['parts']} split parts "
+            f"because it fits under the {EMBEDDING_LIMIT:,}-token embedding limit.")
+
+
+def _holds_its_parts(mine: Neighbour, other: Neighbour) -> str | None:
+    return "table_full" if other.origin.get("table") == mine.origin.get("table") else None
+
+
+def _context_why(o: Mapping[str, Any], c: Context) -> str:
+    names = " + ".join(("table chunk" if i == o["table_chunk"] else "chunk") + f" {i}"
+                       for i in o["sources"])
+    return (f"Context chunk = {names}, joined so a question asked in words can find the "
+            "table. It repeats them on purpose, so its box spans theirs.")
+
+
+TOKEN_WINDOW = Rule("token_window", _window_why, window_overlap, window=True)
+WHOLE_TABLE = Rule("table", lambda o, c: (
+    "The table as one chunk, with the heading or caption above it and any footnote."))
+TABLE_PART = Rule("table_part", _part_why, _same_table_parts)
+TABLE_FULL = Rule("table_full", _full_why, _holds_its_parts)
+# A context chunk repeats its neighbours (and its table) by definition.
+TABLE_CONTEXT = Rule("table_context", _context_why, lambda mine, other: "table_context")
+
+
 @register
 class TokenBased(Strategy):
     name = "token_based"
@@ -139,6 +197,7 @@ class TokenBased(Strategy):
     short_banner = ("This document is chunked by token count; it has no table-context chunk "
                     "(no table with text beside it), so no box spans others on purpose.")
     sizing = ("chunk_token_size", "chunk_overlap_token_size", "tokens")
+    rules = (TOKEN_WINDOW, WHOLE_TABLE, TABLE_PART, TABLE_FULL, TABLE_CONTEXT)
     params = (
         Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000),
         Param("chunk_overlap_token_size", "int", 100,

@@ -8,12 +8,12 @@ build `Traced` text only once per chunk, which keeps provenance exact and cheap.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from visualiser.markdown import SourceMarkdown, Traced
-from visualiser.strategies.base import Chunk, Param
+from visualiser.strategies.base import Chunk, Context, Param, Rule, window_overlap
 from visualiser.tokenizers import ENCODINGS, get_encoding
 
 Span = tuple[int, int]
@@ -23,6 +23,21 @@ _CACHED_UP_TO = 64  # characters; short pieces (words, phrases) repeat a lot
 COUNTING_TOKENIZER = Param("tokenizer", "choice", "cl100k_base",
                            "tiktoken encoding for the token counts shown (not used to cut)",
                            choices=ENCODINGS)
+
+
+def _window_why(o: Mapping[str, Any], c: Context) -> str:
+    """The reference splitters' windows: sizes in tokens or characters."""
+    unit = o["unit"]
+    text = (f"Window {o['window']} of {o['of']}: {c.tokens} tokens, from a splitter that "
+            f"fills chunks up to {o['size']} {unit}")
+    if o["of"] > 1 and o["overlap"]:
+        text += f" and repeats up to {o['overlap']} {unit} of each neighbour on purpose"
+    if o.get("inside_previous"):
+        text += ". It is the tail of the text and lies wholly inside the previous window"
+    return text + "."
+
+
+WINDOW = Rule("window", _window_why, window_overlap, window=True)
 
 
 @dataclass(slots=True)

@@ -10,6 +10,7 @@ from visualiser.markdown import SourceMarkdown
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
     COUNTING_TOKENIZER,
+    WINDOW,
     overlap_banner,
     window_chunks,
 )
@@ -40,6 +41,8 @@ class _FixedWindows(Strategy):
     """Both naive splitters: a window size, a step, and the overlap banner."""
 
     banner_template: ClassVar[str]
+    rules = (WINDOW,)
+    windows_cut_tables = True
 
     @classmethod
     def check(cls, settings: dict[str, Any]) -> None:

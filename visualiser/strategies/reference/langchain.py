@@ -10,6 +10,7 @@ from visualiser.markdown import SourceMarkdown
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
     COUNTING_TOKENIZER,
+    WINDOW,
     overlap_banner,
     window_chunks,
 )
@@ -17,6 +18,7 @@ from visualiser.strategies.reference.langchain_split import (
     markdown_header_splitter,
     recursive_character_splitter,
 )
+from visualiser.strategies.structure_aware import SECTION
 
 RECURSIVE_BANNER = (
     "Neighbouring chunks share text on purpose: each chunk starts with the last pieces of "
@@ -38,6 +40,8 @@ class LangChainRecursive(Strategy):
     )
     banner = RECURSIVE_BANNER.format(overlap=200)
     sizing = ("chunk_size", "chunk_overlap", "characters")
+    rules = (WINDOW,)
+    windows_cut_tables = True
     params = (
         Param("chunk_size", "int", 4000, "most characters in a chunk", 10, 1_000_000),
         Param("chunk_overlap", "int", 200,
@@ -76,6 +80,7 @@ class LangChainMarkdownHeaders(Strategy):
         "so indentation is lost."
     )
     banner = None  # sections do not overlap: nothing is deliberate that needs explaining
+    rules = (SECTION,)
     params = (
         Param("strip_headers", "bool", True,
               "remove heading lines from the chunk text (kept as metadata only)"),

@@ -10,6 +10,7 @@ from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
+    WINDOW,
     TokenCounter,
     overlap_banner,
     traced_span,
@@ -55,6 +56,8 @@ class _LlamaIndexSplitter(Strategy):
     """What both LlamaIndex splitters share; each names its splitter and banner text."""
 
     sizing = ("chunk_size", "chunk_overlap", "tokens")
+    rules = (WINDOW,)
+    windows_cut_tables = True
     banner_template: ClassVar[str]
     splitter: ClassVar[Callable[..., list[list[Any]]]]
 

@@ -12,7 +12,13 @@ from typing import Any, Protocol
 from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import Chunk, Param, Strategy, register
-from visualiser.strategies.token_based import split_tables, strip_separator_rows
+from visualiser.strategies.token_based import (
+    TABLE_PART,
+    TOKEN_WINDOW,
+    WHOLE_TABLE,
+    split_tables,
+    strip_separator_rows,
+)
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import ENCODINGS, count_tokens
 
@@ -47,6 +53,7 @@ class TableHeaderAware(Strategy):
     )
     banner = (TABLE_BANNER + PROSE_OVERLAP_BANNER).format(overlap=100)
     sizing = ("chunk_token_size", "chunk_overlap_token_size", "tokens")
+    rules = (TOKEN_WINDOW, WHOLE_TABLE, TABLE_PART)
     params = (
         Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000),
         Param("chunk_overlap_token_size", "int", 100,
