@@ -80,14 +80,16 @@ def interleaved(runs: dict[str, Callable[[], object]], repeat: int) -> dict[str,
 
 
 PEAK_RSS = """
-import resource, sys
+import sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
 from visualiser.layout import LayoutOptions
 from visualiser.pipeline import chunk_report, process_pdf
 doc = process_pdf(Path({path!r}).read_bytes(), "x.pdf", options=LayoutOptions(ocr=False))
 chunk_report(doc, "structure_aware")
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# VmHWM, not ru_maxrss: the latter keeps the forking parent's peak across exec
+hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0]
+print(hwm.split()[1])
 """
 
 
