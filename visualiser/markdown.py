@@ -22,6 +22,7 @@ from visualiser.layout.model import Block, Layout, Word
 SYNTHETIC = -1
 _NUMBERED = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 
+_ONE_SYNTHETIC = array("i", [SYNTHETIC])  # the owner of a space: most synthetic text
 MdKind = Literal["heading", "paragraph", "list", "table", "image", "code"]
 
 
@@ -164,7 +165,8 @@ class _Writer:
 
     def synthetic(self, text: str) -> None:
         self.parts.append(text)
-        self.owner.extend(array("i", [SYNTHETIC]) * len(text))
+        self.owner.extend(_ONE_SYNTHETIC if len(text) == 1 else
+                          array("i", [SYNTHETIC]) * len(text))
         self.length += len(text)
 
 

@@ -65,6 +65,9 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
     return gaps.most_common(1)[0][0] if gaps else 0.0
 
 
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
 class _Builder:
     def __init__(self, style: DocumentStyle, line_gap: float) -> None:
         self.layout = Layout(pages=[])
@@ -80,12 +83,16 @@ class _Builder:
 
     def display(self, box: BBox) -> BBox:
         """A text-space box in displayed coordinates (the page's rotation applied)."""
-        a, b, c, d, e, f = self.matrix
-        xs, ys = [], []
-        for x, y in ((box[0], box[1]), (box[2], box[3])):
-            xs.append(a * x + c * y + e)
-            ys.append(b * x + d * y + f)
-        return (round(min(xs), 2), round(min(ys), 2), round(max(xs), 2), round(max(ys), 2))
+        x0, y0, x1, y1 = box
+        if self.matrix == _IDENTITY:  # an unrotated page: most pages, and hot
+            # `+ 0.0` as the general formula would: it turns -0.0 into 0.0
+            x0, y0, x1, y1 = x0 + 0.0, y0 + 0.0, x1 + 0.0, y1 + 0.0
+        else:
+            a, b, c, d, e, f = self.matrix
+            x0, y0, x1, y1 = (a * x0 + c * y0 + e, b * x0 + d * y0 + f,
+                              a * x1 + c * y1 + e, b * x1 + d * y1 + f)
+        return (round(min(x0, x1), 2), round(min(y0, y1), 2),
+                round(max(x0, x1), 2), round(max(y0, y1), 2))
 
     def add_page(self, read: PageRead) -> None:
         self.page = read.number

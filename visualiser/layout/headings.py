@@ -95,7 +95,7 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     text = " ".join(line.text for line in lines).strip()
     words = text.split()
     letters = len(_LETTER.findall(text))
-    digits = sum(ch.isdigit() for ch in text)
+    digits = sum(map(str.isdigit, text))
     if letters < 2 or digits > letters or _BYLINE.search(text):
         return ("paragraph", 0) if kind == "heading" else (kind, level)  # figures, bylines
     if kind == "heading":

@@ -240,7 +240,7 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLin
             (pieces if vertical else fragments).append(piece)
         # MuPDF cuts a right-to-left line where the direction changes: its fragments on
         # one baseline are one line again. Other lines stay as MuPDF cut them.
-        rtl = any(is_rtl(c) for _, _, text in block_lines for c in text)
+        rtl = any(not text.isascii() and any(map(is_rtl, text)) for _, _, text in block_lines)
         spans_here = [s for _, line, _ in block_lines for s in line["spans"]]
         for rebuilt in _lines_from_chars(fragments, join_rows=rtl):
             if styled:
