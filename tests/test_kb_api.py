@@ -10,7 +10,6 @@ import json
 import logging
 import re
 import shutil
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from visualiser import ingest, knowledgebase, pipeline
 from visualiser.resources import samples_dir
 from visualiser.store import Store
 from visualiser.strategies import STRATEGIES
+from visualiser.web import start_processing
 
 APEX = "05_Apex_Logistics_Services_Agreement_2025.pdf"
 APEX_BYTES = (samples_dir() / APEX).read_bytes()
@@ -30,6 +30,15 @@ APEX_ID = hashlib.sha256(APEX_BYTES).hexdigest()
 LEGACY = Path(__file__).parent / "fixtures" / "legacy.sqlite"
 LEGACY_KB, DAMAGED_KB = 1, 2
 TOKEN_BASED_TYPES = ["text", "text", "table", "text", "table_context"]
+
+
+@pytest.fixture
+def app(database, tmp_path):
+    """The app on each backend: a SQLite file, or a PostgreSQL schema with its files
+    under `tmp_path/data` (the API tests run on both)."""
+    app = make_app(tmp_path, database)
+    yield app
+    app.extensions["visualiser"].close()
 
 
 @pytest.fixture
@@ -42,9 +51,9 @@ def legacy_app(tmp_path):
 
 
 def sql(app, query: str, *args):
-    """Straight from the SQLite file, bypassing every read path of ours."""
-    with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return conn.execute(query, args).fetchall()
+    """Straight from the tables (SQLite or PostgreSQL), bypassing every read path of ours."""
+    with app.extensions["visualiser"].store.db(write=False) as conn:
+        return [tuple(row) for row in conn.execute(query, args).fetchall()]
 
 
 def stored_metadata(app, kb_id: int):
@@ -152,7 +161,6 @@ def test_an_explicit_strategy_and_parameters_are_stored(app, client):
 
 
 @pytest.mark.parametrize(("body", "named"), [
-    ({"name": "Contracts"}, "Contracts"),  # a duplicate of the one made first
     ({"name": "X", "chunking_strategy": "nope"}, "nope"),
     ({"name": "X", "chunking_params": {"max_token_size": 0}}, "max_token_size"),
     ({"name": "X", "chunking_params": {"no_such_knob": 1}}, "no_such_knob"),
@@ -168,6 +176,14 @@ def test_refused_creation_is_a_400_naming_what_is_wrong(app, client, body, named
     assert sql(app, "SELECT COUNT(*) FROM knowledgebases")[0][0] == 1
 
 
+def test_a_duplicate_name_is_a_409_naming_it(app, client):
+    create_kb(client, "Contracts")
+    response = client.post("/api/knowledgebases", json={"name": "Contracts"})
+    assert response.status_code == 409
+    assert "Contracts" in response.get_json()["message"]
+    assert sql(app, "SELECT COUNT(*) FROM knowledgebases")[0][0] == 1
+
+
 def test_creation_needs_a_json_object(client):
     response = client.post("/api/knowledgebases", data="name=x",
                            content_type="application/x-www-form-urlencoded")
@@ -179,7 +195,7 @@ def test_a_refused_form_shows_the_reason_and_keeps_what_was_typed(client):
     create_kb(client, "Contracts")
     response = client.post("/knowledgebases", data={"name": "Contracts",
                                                     "chunking_strategy": "token_based"})
-    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert response.status_code == 409 and response.mimetype == "text/html"
     html = response.get_data(as_text=True)
     assert 'data-testid="create-error"' in html and "already exists" in html
     assert 'value="Contracts"' in html
@@ -397,6 +413,11 @@ def test_documents_left_processing_by_a_stopped_server_are_resumed(tmp_path):
     ingest.admit(store, kb.id, APEX_BYTES, APEX)  # stored, never processed
     app = make_app(tmp_path, database)
     try:
+        # create_app starts nothing; `serve` starts processing, and with it the resume
+        assert app.extensions["visualiser"].processor.is_running(kb.id, APEX_ID) is False
+        time.sleep(0.2)
+        assert store.document(kb.id, APEX_ID)["state"] == "processing"
+        assert start_processing(app) == 1
         (doc,) = wait_until_processed(app.test_client(), kb.id)
         assert doc["state"] == "ready"
     finally:

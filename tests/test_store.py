@@ -1,5 +1,6 @@
-"""Knowledgebases in a real SQLite file: the default strategy, the legacy reading,
-stored chunk types, documents that are refused or stored once."""
+"""Knowledgebases in a real SQLite file and a real PostgreSQL database (the tests taking
+the `store` fixture run on both): the default strategy, the legacy reading, stored
+chunk types, documents that are refused or stored once, leases and attempts."""
 
 import json
 import shutil
@@ -7,12 +8,12 @@ import sqlite3
 
 import pytest
 
-from tests.conftest import APEX
+from tests.conftest import APEX, store_files
 from visualiser.cli import main
 from visualiser.errors import BadPdf, NotFound, UnknownStrategy
 from visualiser.ingest import admit, process, stored_report
 from visualiser.knowledgebase import DEFAULT_STRATEGY, new_metadata, strategy_in_effect
-from visualiser.store import MIGRATIONS, Store
+from visualiser.store import MIGRATIONS, DuplicateName, Store
 
 LEGACY = "tests/fixtures/legacy.sqlite"
 
@@ -25,14 +26,23 @@ def _stored_metadata(path, kb_id):
     return json.loads(raw)
 
 
+def sql(store, query, *args):
+    """Straight from the tables (SQLite or PostgreSQL), bypassing the store's reads."""
+    with store.db(write=False) as conn:
+        return [tuple(r) for r in conn.execute(query, args).fetchall()]
+
+
 @pytest.fixture
-def store(tmp_path):
-    return Store(tmp_path / "kb.sqlite")
+def store(database, tmp_path):
+    store = Store(database, store_files(database, tmp_path))
+    yield store
+    store.close()
 
 
 def test_new_knowledgebase_stores_structure_aware_by_default(store):
     kb = store.create_knowledgebase("Contracts", new_metadata())
-    assert _stored_metadata(store.path, kb.id)["chunking_strategy"] == "structure_aware"
+    (raw,) = sql(store, "SELECT metadata FROM knowledgebases WHERE id = ?", kb.id)[0]
+    assert json.loads(raw)["chunking_strategy"] == "structure_aware"
     assert DEFAULT_STRATEGY == "structure_aware"
 
 
@@ -152,8 +162,7 @@ def test_deleting_removes_rows_and_bytes(store, sample_path):
     with pytest.raises(NotFound):
         store.knowledgebase(kb.id)
     assert list(store.files.iterdir()) == []
-    with sqlite3.connect(store.path) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0] == 0
+    assert sql(store, "SELECT COUNT(*) FROM chunks") == [(0,)]
 
 
 def test_a_newer_schema_is_refused(tmp_path):
@@ -173,3 +182,131 @@ def test_the_same_bytes_keep_their_name_in_each_knowledgebase(store, sample_path
     assert [d["name"] for d in store.documents(first.id)] == ["contract.pdf"]
     assert [d["name"] for d in store.documents(second.id)] == ["renamed.pdf"]
     assert len(list(store.files.iterdir())) == 1
+
+
+def test_a_duplicate_name_is_a_conflict(store):
+    store.create_knowledgebase("Contracts", new_metadata())
+    with pytest.raises(DuplicateName, match="already exists") as raised:
+        store.create_knowledgebase(" Contracts ", new_metadata())
+    assert raised.value.status == 409
+    assert sql(store, "SELECT COUNT(*) FROM knowledgebases") == [(1,)]
+
+
+def test_one_document_is_read_by_its_key(store, sample_path, monkeypatch):
+    kb = store.create_knowledgebase("K", new_metadata())
+    admitted = admit(store, kb.id, sample_path(APEX).read_bytes(), APEX)
+    monkeypatch.setattr(store, "documents", lambda *a: pytest.fail("read them all"))
+    doc = store.document(kb.id, admitted.doc_id)
+    assert (doc["id"], doc["state"], doc["attempts"]) == (admitted.doc_id, "processing", 0)
+    with pytest.raises(NotFound):
+        store.document(kb.id, "0" * 64)
+    with pytest.raises(NotFound):
+        store.document(2**70, admitted.doc_id)
+
+
+def test_only_one_of_many_racing_claims_wins_and_each_new_claim_is_an_attempt(store,
+                                                                           sample_path):
+    import threading
+
+    kb = store.create_knowledgebase("K", new_metadata())
+    doc_id = admit(store, kb.id, sample_path(APEX).read_bytes(), APEX).doc_id
+    won: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def race(owner: str) -> None:
+        barrier.wait()
+        if store.claim(kb.id, doc_id, owner, 30):
+            won.append(owner)
+
+    threads = [threading.Thread(target=race, args=(f"w{i}",)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(won) == 1
+    assert store.claim(kb.id, doc_id, won[0], 30)  # renewing is no new attempt
+    assert store.document(kb.id, doc_id)["attempts"] == 1
+    assert store.claim(kb.id, doc_id, "late", -1) is False  # held
+    with store.db() as conn:  # the holder died: its lease ran out
+        conn.execute("UPDATE kb_documents SET lease_until = 0")
+    assert store.unleased() == [(kb.id, doc_id)]
+    assert store.release_expired(kb.id, doc_id) and not store.release_expired(kb.id, doc_id)
+    assert store.claim(kb.id, doc_id, "second", 30)
+    assert store.document(kb.id, doc_id)["attempts"] == 2
+
+
+def test_a_document_that_killed_its_workers_too_often_is_failed(store, sample_path):
+    kb = store.create_knowledgebase("K", new_metadata())
+    doc_id = admit(store, kb.id, sample_path(APEX).read_bytes(), APEX).doc_id
+    for attempt in range(3):
+        assert store.claim(kb.id, doc_id, f"worker-{attempt}", -1)  # expires at once
+    assert store.fail_exhausted(3) == [(kb.id, doc_id)]
+    doc = store.document(kb.id, doc_id)
+    assert doc["state"] == "failed" and "stopped 3 times" in doc["error"]
+    assert doc["attempts"] == 3
+
+
+def test_derived_fields_are_stored_as_processed_not_recomputed(store, sample_path,
+                                                               monkeypatch):
+    kb = store.create_knowledgebase("K", new_metadata("token_based"))
+    admitted = admit(store, kb.id, sample_path(APEX).read_bytes(), APEX)
+    process(store, kb.id, admitted.doc_id)
+    stored = sql(store, "SELECT why FROM chunks ORDER BY idx")
+    assert stored and all(why for (why,) in stored)
+    monkeypatch.setattr("visualiser.store.why", lambda *a: pytest.fail("recomputed"))
+    report = store.chunk_set(kb.id, admitted.doc_id)
+    assert [c["why"] for c in report["chunks"]] == [why for (why,) in stored]
+
+
+def test_text_postgresql_would_refuse_is_stored_alike_on_both(store, sample_path):
+    kb = store.create_knowledgebase("K", new_metadata())
+    admitted = admit(store, kb.id, sample_path(APEX).read_bytes(), APEX)
+    process(store, kb.id, admitted.doc_id)
+    report = store.chunk_set(kb.id, admitted.doc_id)
+    report["chunks"][0]["text"] = "nul\x00 and a lone \ud800 surrogate"
+    store.save_chunk_set(kb.id, admitted.doc_id, report)
+    assert store.chunk_set(kb.id, admitted.doc_id)["chunks"][0]["text"] == (
+        "nul\ufffd and a lone ? surrogate")
+
+
+def test_every_migration_is_one_transaction(tmp_path, monkeypatch):
+    """A migration failing halfway leaves the previous version whole: nothing of it
+    applied, the version unchanged (SQLite's executescript would have committed)."""
+    import visualiser.store as store_module
+
+    db = tmp_path / "kb.sqlite"
+    Store(db)
+    broken = (*MIGRATIONS, "ALTER TABLE documents ADD COLUMN extra TEXT; SELECT nonsense()")
+    monkeypatch.setattr(store_module, "MIGRATIONS", broken)
+    with pytest.raises(sqlite3.OperationalError):
+        Store(db)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        columns = [r[1] for r in conn.execute("PRAGMA table_info(documents)")]
+    assert "extra" not in columns
+
+
+def test_a_postgresql_store_needs_a_files_folder(postgres_url):
+    from visualiser.errors import VisualiserError
+
+    with pytest.raises(VisualiserError, match="--data-dir"):
+        Store(postgres_url)
+
+
+def test_the_schema_is_the_same_on_both_backends(tmp_path, postgres_url):
+    from tests.servers import new_schema
+
+    sqlite_store = Store(tmp_path / "kb.sqlite")
+    pg_url = new_schema(postgres_url)
+    pg_store = Store(pg_url, tmp_path / "pdfs")
+    try:
+        lite = {(t, c) for (t,) in sql(sqlite_store, "SELECT name FROM sqlite_master WHERE "
+                                       "type = 'table'")
+                for (_, c, *_rest) in sql(sqlite_store, f"PRAGMA table_info({t})")}
+        pg = set(sql(pg_store, "SELECT table_name, column_name FROM "
+                     "information_schema.columns WHERE table_schema = current_schema()"))
+        assert lite - {("schema_version", "version")} == pg - {("schema_version", "version")}
+        (version,) = sql(pg_store, "SELECT version FROM schema_version")[0]
+        assert version == len(MIGRATIONS)
+    finally:
+        pg_store.close()

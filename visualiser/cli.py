@@ -1,4 +1,4 @@
-"""The command line: `visualiser chunk | lint | strategies | layouts | render | kb | serve`.
+"""The command line: `visualiser chunk | lint | diff | strategies | layouts | render | kb | serve | worker`.
 
 A thin shell over the pipeline. Every VisualiserError (bad PDF, unknown strategy, bad
 parameter) ends the command with exit code 2 and a message that says what is valid.
@@ -95,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
     diff.set_defaults(run=_diff)
 
     kb = commands.add_parser("kb", help="knowledgebases: create, list, add documents")
-    kb.add_argument("--database", type=Path, help="SQLite file (default: user data dir)")
+    kb.add_argument("--database", default=None, help="SQLite file or postgresql:// URL "
+                    "(default: $VISUALISER_DATABASE, else a SQLite file in the user data dir)")
     kb_commands = kb.add_subparsers(required=True, metavar="KB_COMMAND")
     create = kb_commands.add_parser("create", help="create a knowledgebase")
     create.add_argument("name")
@@ -115,7 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="start the web visualiser")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--database", type=Path, help="SQLite file (default: user data dir)")
+    _team_args(serve)
     serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                        help="a host name this server answers to (repeat for several; '*' "
                             "for any); default: the --host address and localhost names")
@@ -126,9 +127,50 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--layout", default=None, metavar="NAME",
                        help="the layout engine the samples' viewer opens with (default: "
                             "builtin); see `visualiser layouts`")
-    _workers_arg(serve)
+    serve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="web processes (default 1; more than 1 runs gunicorn, each "
+                            "process with --threads threads)")
+    serve.add_argument("--layout-workers", type=int, default=None, metavar="N",
+                       help="processes reading the pages of one document (default: 1, in "
+                            "the processing thread)")
     serve.set_defaults(run=_serve)
+
+    worker = commands.add_parser(
+        "worker", help="process uploaded documents from a queue (a team server; see README)")
+    _team_args(worker)
+    worker.add_argument("--layout-workers", type=int, default=None, metavar="N",
+                        help="processes reading the pages of one document (default 1)")
+    worker.add_argument("--burst", action="store_true",
+                        help="stop when the queue is empty (for scripts and tests)")
+    worker.set_defaults(run=_worker)
     return parser
+
+
+def _team_args(parser: argparse.ArgumentParser) -> None:
+    """Where the store, the queue and the shared files are: the same for `serve` and
+    `worker`, from the flags or the environment."""
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="SQLite file (or sqlite:///path) or postgresql://… URL "
+                             "(default: $VISUALISER_DATABASE, else a SQLite file in the "
+                             "user data dir)")
+    parser.add_argument("--queue", default=None, metavar="URL",
+                        help="redis://… : uploads are processed by `visualiser worker`s "
+                             "taking jobs from this queue (default: $VISUALISER_QUEUE, else "
+                             "processed inside `serve`)")
+    parser.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
+                        help="the folder of PDFs and caches every process shares (default: "
+                             "$VISUALISER_DATA_DIR, else beside the SQLite file; required "
+                             "with PostgreSQL)")
+
+
+def _team_settings(args: argparse.Namespace) -> tuple[str, str | None, Path | None]:
+    from visualiser.store import default_database
+
+    database = args.database or os.environ.get("VISUALISER_DATABASE") or str(default_database())
+    queue = args.queue or os.environ.get("VISUALISER_QUEUE") or None
+    data_dir = args.data_dir or (Path(os.environ["VISUALISER_DATA_DIR"])
+                                 if os.environ.get("VISUALISER_DATA_DIR") else None)
+    return database, queue, data_dir
 
 
 def _strategy_args(parser: argparse.ArgumentParser) -> None:
@@ -327,9 +369,11 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _store(args: argparse.Namespace) -> Any:
-    from visualiser.store import Store, default_database
+    from visualiser.store import Store, data_folders, default_database
 
-    return Store(args.database or default_database())
+    database = args.database or os.environ.get("VISUALISER_DATABASE") or default_database()
+    data_dir = os.environ.get("VISUALISER_DATA_DIR")
+    return Store(database, data_folders(data_dir)["pdfs"] if data_dir else None)
 
 
 def _kb_create(args: argparse.Namespace) -> int:
@@ -378,20 +422,34 @@ def _kb_add(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from visualiser.layout import layout_options
-    from visualiser.web import create_app
+    from visualiser.web import create_app, start_processing
     from visualiser.web.security import default_hosts
 
     if args.threads < 1:
         raise VisualiserError("--threads must be at least 1")
+    if args.workers < 1:
+        raise VisualiserError("--workers must be at least 1")
+    database, queue, data_dir = _team_settings(args)
     config: dict[str, Any] = {
         "ALLOWED_HOSTS": args.allowed_host or default_hosts(args.host),
+        "DATABASE": database, "QUEUE_URL": queue, "DATA_DIR": data_dir,
     }
-    if args.layout or args.workers:
-        options = layout_options(args.layout, workers=args.workers)  # exit 2 when wrong
+    if args.layout or args.layout_workers:
+        options = layout_options(args.layout, workers=args.layout_workers)  # exit 2 if wrong
         config["DEFAULT_LAYOUT"], config["LAYOUT_WORKERS"] = options.engine, options.workers
-    if args.database:
-        config["DATABASE"] = str(args.database)
+    if args.workers > 1 and not args.debug:
+        from visualiser.serving import gunicorn_available, run_gunicorn
+
+        if gunicorn_available():
+            create_app(config).extensions["visualiser"].close()  # fail here, not per process
+            print(f"Chunk visualiser on http://{args.host}:{args.port}/ "
+                  f"({args.workers} processes)", flush=True)
+            run_gunicorn(config, args.host, args.port, args.workers, args.threads)
+            return 0
+        print("warning: several web processes need gunicorn (Linux, macOS; pip install "
+              "'chunk-visualiser[team]'); serving from one process", file=sys.stderr)
     app = create_app(config)
+    start_processing(app)
     print(f"Chunk visualiser on http://{args.host}:{args.port}/", flush=True)
     if args.debug:
         app.run(host=args.host, port=args.port, threaded=True, debug=True, use_reloader=False)
@@ -408,6 +466,26 @@ def _serve(args: argparse.Namespace) -> int:
                    # long chunk report stops (`waitress.client_disconnected`)
                    channel_request_lookahead=4)
     return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from visualiser.layout import layout_options
+    from visualiser.workers import run_worker
+
+    database, queue, data_dir = _team_settings(args)
+    if not queue:
+        raise VisualiserError("a worker takes its jobs from a queue: give --queue redis://… "
+                              "(or set VISUALISER_QUEUE), the same as `serve --queue`")
+    workers = layout_options(workers=args.layout_workers).workers  # exit 2 when wrong
+    print(f"Worker on {queue}, store {_safe_url(database)}", flush=True)
+    run_worker(database, queue, data_dir, layout_workers=workers, burst=args.burst)
+    return 0
+
+
+def _safe_url(url: str) -> str:
+    from visualiser.database import Database
+
+    return Database.describe_url(url)
 
 
 if __name__ == "__main__":

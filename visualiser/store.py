@@ -1,9 +1,14 @@
-"""Knowledgebases, documents and chunk sets in one SQLite file; PDF bytes in a folder
-named after it (`visualiser.sqlite.pdfs/`), so each store owns its files.
+"""Knowledgebases, documents and chunk sets in one database — a SQLite file by default,
+PostgreSQL for a team server (`visualiser.database` keeps the two alike) — and PDF
+bytes in a folder: named after the SQLite file (`visualiser.sqlite.pdfs/`) so each
+store owns its files, or `<data-dir>/pdfs` when several processes or hosts share one.
 
-Each call opens its own short connection (safe from the web server's threads); the
-schema is versioned with `PRAGMA user_version` and migrated forward on open. A chunk
-set is written in one transaction, so a failed processing run leaves nothing behind.
+Every call is one transaction; the schema is versioned and migrated forward on open,
+one transaction per migration. A chunk set is written in one transaction, so a failed
+processing run leaves nothing behind. A chunk set is stored as it was produced,
+derived fields (`why`, flags, diagnostics) included: reading never recomputes them,
+so what a page shows is what processing made (only rows stored before `why` had a
+column get it computed on read).
 """
 
 from __future__ import annotations
@@ -11,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from visualiser.analysis import why
+from visualiser.database import Connection, Database
 from visualiser.errors import NotFound, VisualiserError
 from visualiser.knowledgebase import layout_in_effect, params_in_effect, strategy_in_effect
 from visualiser.layout import LayoutOptions
@@ -87,7 +92,23 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE kb_documents ADD COLUMN lease_owner TEXT;
     ALTER TABLE kb_documents ADD COLUMN lease_until REAL;
     """,
+    # How many times a worker took the row (a worker killed mid-job leaves a lease
+    # that expires; the next worker's claim is attempt 2). `why` is stored with the
+    # chunk, as its flags are. Indexes for the lookups by state and by document.
+    """
+    ALTER TABLE kb_documents ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE chunks ADD COLUMN why TEXT;
+    CREATE INDEX kb_documents_by_state ON kb_documents (state, lease_until);
+    CREATE INDEX kb_documents_by_doc ON kb_documents (doc_id);
+    """,
 )
+
+# A document whose worker died this many times is failed rather than retried again:
+# a file that kills its worker (out of memory, say) must not take down every worker.
+MAX_ATTEMPTS = 3
+DOCUMENT_COLUMNS = (
+    "d.id, COALESCE(k.name, d.name) AS name, d.size, d.page_count, d.created_at, k.state, "
+    "k.progress, k.error, k.added_at, k.attempts, k.lease_owner, k.lease_until")
 
 SQLITE_INTEGERS = range(-(2**63), 2**63)
 
@@ -138,12 +159,28 @@ def files_folder(database: Path) -> Path:
     return database.with_name(database.name + ".pdfs")
 
 
+def data_folders(data_dir: str | os.PathLike[str]) -> dict[str, Path]:
+    """The layout of a shared data folder (`--data-dir`): PDFs, and the caches (page
+    images, imported chunk files, layouts) every web process and worker reads."""
+    root = Path(data_dir)
+    return {"pdfs": root / "pdfs", "cache": root / "cache"}
+
+
 class Store:
+    """`database` is a SQLite file (a path, or `sqlite:///path`) or a `postgresql://`
+    URL; `files` the PDFs' folder (required with PostgreSQL: there is no file to put
+    it beside)."""
+
     def __init__(self, database: str | os.PathLike[str], files: str | os.PathLike[str] | None
                  = None) -> None:
-        self.path = Path(database)
-        self.files = Path(files) if files else files_folder(self.path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.database = Database(database)
+        self.url = self.database.url
+        if self.database.path is None and files is None:
+            raise VisualiserError("a PostgreSQL store needs a folder for its PDFs: "
+                                  "give --data-dir (shared by every web process and worker)")
+        # The SQLite file (None for PostgreSQL).
+        self.path: Path | None = self.database.path
+        self.files = Path(files) if files else files_folder(self.database.path or Path())
         self.files.mkdir(parents=True, exist_ok=True)
         self.migrate()
         if files is None:
@@ -152,8 +189,8 @@ class Store:
     def _adopt_legacy_files(self) -> None:
         """Stores before 0.2 kept PDFs in a `pdfs` folder shared by every database
         beside it; link (or copy) this store's own files out of it, leaving it as is."""
-        legacy = self.path.parent / "pdfs"
-        if not legacy.is_dir():
+        legacy = (self.path or Path()).parent / "pdfs"
+        if self.path is None or not legacy.is_dir():
             return
         with self.db() as conn:
             ids = [r[0] for r in conn.execute("SELECT id FROM documents")]
@@ -167,28 +204,16 @@ class Store:
                 shutil.copyfile(old, target)
 
     @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30)
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA foreign_keys = ON")
-        try:
-            with conn:  # commits, or rolls back on error
-                yield conn
-        finally:
-            conn.close()
+    def db(self, *, write: bool = True) -> Iterator[Connection]:
+        """One transaction (`write=False` for one that only reads)."""
+        with self.database.transaction(write=write) as conn:
+            yield conn
 
     def migrate(self) -> int:
-        with self.db() as conn:
-            conn.execute("PRAGMA journal_mode = WAL")
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > len(MIGRATIONS):
-                raise VisualiserError(
-                    f"{self.path} has schema version {version}, newer than this program "
-                    f"knows ({len(MIGRATIONS)}); upgrade the chunk visualiser")
-            for number in range(version, len(MIGRATIONS)):
-                conn.executescript(MIGRATIONS[number])
-                conn.execute(f"PRAGMA user_version = {number + 1}")
-            return len(MIGRATIONS)
+        return self.database.migrate(MIGRATIONS)
+
+    def close(self) -> None:
+        self.database.close()
 
     # -- knowledgebases ----------------------------------------------------------
     def create_knowledgebase(self, name: str, metadata: dict[str, Any]) -> Knowledgebase:
@@ -197,22 +222,22 @@ class Store:
             raise VisualiserError("a knowledgebase needs a name")
         try:
             with self.db() as conn:
-                cur = conn.execute(
+                kb_id = conn.insert(
                     "INSERT INTO knowledgebases (name, metadata, created_at) VALUES (?, ?, ?)",
                     (name, json.dumps(metadata), _now()))
-        except sqlite3.IntegrityError:
-            raise VisualiserError(f"a knowledgebase named {name!r} already exists") from None
-        return self.knowledgebase(int(cur.lastrowid or 0))
+        except self.database.integrity_errors:
+            raise DuplicateName(f"a knowledgebase named {name!r} already exists") from None
+        return self.knowledgebase(kb_id)
 
     def knowledgebases(self) -> list[Knowledgebase]:
-        with self.db() as conn:
+        with self.db(write=False) as conn:
             rows = conn.execute("SELECT * FROM knowledgebases ORDER BY name").fetchall()
         return [Knowledgebase(r["id"], r["name"], r["metadata"], r["created_at"]) for r in rows]
 
     def knowledgebase(self, kb_id: int) -> Knowledgebase:
         if kb_id not in SQLITE_INTEGERS:  # SQLite would raise OverflowError
             raise NotFound(f"no knowledgebase with id {kb_id}")
-        with self.db() as conn:
+        with self.db(write=False) as conn:
             r = conn.execute("SELECT * FROM knowledgebases WHERE id = ?", (kb_id,)).fetchone()
         if r is None:
             raise NotFound(f"no knowledgebase with id {kb_id}")
@@ -227,6 +252,13 @@ class Store:
     # -- documents ---------------------------------------------------------------
     def pdf_path(self, doc_id: str) -> Path:
         return self.files / f"{doc_id}.pdf"
+
+    def document_folder(self, doc_id: str) -> Path:
+        """A folder for what is computed from one stored PDF (its layout, say), beside
+        it in the shared data folder; made on first call, removed with the PDF."""
+        folder = self.files / doc_id
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
 
     def incoming(self) -> Path:
         """Where uploads being received are written (as `*.upload`): the PDFs' own
@@ -252,29 +284,38 @@ class Store:
                 tmp.replace(path)
         with self.db() as conn:
             conn.execute(
-                "INSERT OR IGNORE INTO documents (id, name, size, page_count, created_at) "
-                "VALUES (?, ?, ?, ?, ?)", (doc_id, name, size, page_count, _now()))
+                "INSERT INTO documents (id, name, size, page_count, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (doc_id, name, size, page_count, _now()))
             cur = conn.execute(
-                "INSERT OR IGNORE INTO kb_documents (kb_id, doc_id, name, state, added_at) "
-                "VALUES (?, ?, ?, 'processing', ?)", (kb_id, doc_id, name, _now()))
+                "INSERT INTO kb_documents (kb_id, doc_id, name, state, added_at) "
+                "VALUES (?, ?, ?, 'processing', ?) ON CONFLICT DO NOTHING",
+                (kb_id, doc_id, name, _now()))
         return cur.rowcount == 1
 
     def documents(self, kb_id: int) -> list[dict[str, Any]]:
         if kb_id not in SQLITE_INTEGERS:
             return []
-        with self.db() as conn:
+        with self.db(write=False) as conn:
             rows = conn.execute(
-                "SELECT d.id, COALESCE(k.name, d.name) AS name, d.size, d.page_count, "
-                "d.created_at, k.state, k.progress, k.error, k.added_at FROM kb_documents k "
+                f"SELECT {DOCUMENT_COLUMNS} FROM kb_documents k "
                 "JOIN documents d ON d.id = k.doc_id WHERE k.kb_id = ? "
                 "ORDER BY k.added_at, name", (kb_id,)).fetchall()
         return [dict(r) for r in rows]
 
     def document(self, kb_id: int, doc_id: str) -> dict[str, Any]:
-        for doc in self.documents(kb_id):
-            if doc["id"] == doc_id:
-                return doc
-        raise NotFound(f"knowledgebase {kb_id} has no document {doc_id}")
+        """One document of a knowledgebase, looked up by its key (every page image
+        asks for it: it must not read the whole knowledgebase)."""
+        row = None
+        if kb_id in SQLITE_INTEGERS:
+            with self.db(write=False) as conn:
+                row = conn.execute(
+                    f"SELECT {DOCUMENT_COLUMNS} FROM kb_documents k "
+                    "JOIN documents d ON d.id = k.doc_id WHERE k.kb_id = ? AND k.doc_id = ?",
+                    (kb_id, doc_id)).fetchone()
+        if row is None:
+            raise NotFound(f"knowledgebase {kb_id} has no document {doc_id}")
+        return dict(row)
 
     def set_state(self, kb_id: int, doc_id: str, state: str, *, progress: float | None = None,
                   error: str | None = None) -> None:
@@ -289,15 +330,52 @@ class Store:
 
     # -- leases on processing rows -------------------------------------------------
     def claim(self, kb_id: int, doc_id: str, owner: str, seconds: float) -> bool:
-        """Take the lease on a processing row, atomically: True when it is now
-        `owner`'s (it was free, expired, or already ours)."""
+        """Take the lease on a processing row, atomically (a compare-and-set: one
+        UPDATE whose WHERE holds for one caller only): True when it is now `owner`'s
+        (it was free, expired, or already ours). Taking it anew counts an attempt."""
         now = time.time()
         with self.db() as conn:
             cur = conn.execute(
-                "UPDATE kb_documents SET lease_owner = ?, lease_until = ? "
+                "UPDATE kb_documents SET lease_owner = ?, lease_until = ?, attempts = "
+                "attempts + CASE WHEN lease_owner = ? THEN 0 ELSE 1 END "
                 "WHERE kb_id = ? AND doc_id = ? AND state = 'processing' AND "
                 "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)",
-                (owner, now + seconds, kb_id, doc_id, owner, now))
+                (owner, now + seconds, owner, kb_id, doc_id, owner, now))
+        return cur.rowcount == 1
+
+    def restart(self, kb_id: int, doc_id: str) -> None:
+        """Process a document again from the start (a re-chunk): processing, no
+        progress, no attempts yet."""
+        with self.db() as conn:
+            conn.execute("UPDATE kb_documents SET state = 'processing', progress = 0, "
+                         "error = NULL, attempts = 0, lease_owner = NULL, lease_until = NULL "
+                         "WHERE kb_id = ? AND doc_id = ?", (kb_id, doc_id))
+
+    def fail_exhausted(self, max_attempts: int = MAX_ATTEMPTS) -> list[tuple[int, str]]:
+        """Fail the processing rows whose lease has expired `max_attempts` times (their
+        worker died each time) instead of handing them to yet another worker."""
+        now = time.time()
+        with self.db() as conn:
+            rows = conn.execute(
+                "SELECT kb_id, doc_id FROM kb_documents WHERE state = 'processing' AND "
+                "attempts >= ? AND (lease_until IS NULL OR lease_until < ?)",
+                (max_attempts, now)).fetchall()
+            conn.execute(
+                "UPDATE kb_documents SET state = 'failed', lease_owner = NULL, "
+                "lease_until = NULL, error = ? WHERE state = 'processing' AND "
+                "attempts >= ? AND (lease_until IS NULL OR lease_until < ?)",
+                (f"the worker processing it stopped {max_attempts} times (killed, or out "
+                 "of memory?); it is not retried again", max_attempts, now))
+        return [(r[0], r[1]) for r in rows]
+
+    def release_expired(self, kb_id: int, doc_id: str) -> bool:
+        """Free a row whose lease has expired (its holder died), atomically: True for
+        the one caller that freed it."""
+        with self.db() as conn:
+            cur = conn.execute(
+                "UPDATE kb_documents SET lease_owner = NULL, lease_until = NULL "
+                "WHERE kb_id = ? AND doc_id = ? AND state = 'processing' AND "
+                "lease_owner IS NOT NULL AND lease_until < ?", (kb_id, doc_id, time.time()))
         return cur.rowcount == 1
 
     def renew(self, owner: str, seconds: float) -> int:
@@ -317,14 +395,14 @@ class Store:
 
     def lease_owners(self) -> set[str]:
         """Who holds leases on processing rows."""
-        with self.db() as conn:
+        with self.db(write=False) as conn:
             rows = conn.execute("SELECT DISTINCT lease_owner FROM kb_documents WHERE "
                                 "state = 'processing' AND lease_owner IS NOT NULL").fetchall()
         return {r[0] for r in rows}
 
     def unleased(self) -> list[tuple[int, str]]:
         """Processing rows nobody holds (never leased, released, or expired)."""
-        with self.db() as conn:
+        with self.db(write=False) as conn:
             rows = conn.execute(
                 "SELECT kb_id, doc_id FROM kb_documents WHERE state = 'processing' AND "
                 "(lease_owner IS NULL OR lease_until < ?) ORDER BY added_at",
@@ -348,6 +426,7 @@ class Store:
             conn.executemany("DELETE FROM documents WHERE id = ?", [(o,) for o in orphans])
         for doc_id in orphans:
             self.pdf_path(doc_id).unlink(missing_ok=True)
+            shutil.rmtree(self.files / doc_id, ignore_errors=True)
 
     # -- chunk sets --------------------------------------------------------------
     def save_chunk_set(self, kb_id: int, doc_id: str, report: dict[str, Any]) -> None:
@@ -356,22 +435,22 @@ class Store:
         with self.db() as conn:
             conn.execute("DELETE FROM chunk_sets WHERE kb_id = ? AND doc_id = ?",
                          (kb_id, doc_id))
-            cur = conn.execute(
+            set_id = conn.insert(
                 "INSERT INTO chunk_sets (kb_id, doc_id, strategy, params, report, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (kb_id, doc_id, report["chunking_strategy"], json.dumps(report["parameters"]),
                  json.dumps(header), _now()))
             conn.executemany(
                 "INSERT INTO chunks (chunk_set_id, idx, chunk_type, text, tokens, heading_path,"
-                " regions, origin, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(cur.lastrowid, c["index"], c["chunk_type"], c["text"], c["tokens"],
+                " regions, origin, flags, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(set_id, c["index"], c["chunk_type"], _text(c["text"]), c["tokens"],
                   json.dumps(c["heading_path"]), json.dumps(c["regions"]),
-                  json.dumps(c["origin"]), json.dumps(c["flags"]))
+                  json.dumps(c["origin"]), json.dumps(c["flags"]), c.get("why"))
                  for c in report["chunks"]])
 
     def chunk_set(self, kb_id: int, doc_id: str) -> dict[str, Any] | None:
         """The stored report, chunks read back from their rows; None if none stored."""
-        with self.db() as conn:
+        with self.db(write=False) as conn:
             row = conn.execute("SELECT * FROM chunk_sets WHERE kb_id = ? AND doc_id = ?",
                                (kb_id, doc_id)).fetchone()
             if row is None:
@@ -383,10 +462,25 @@ class Store:
             "index": c["idx"], "chunk_type": c["chunk_type"], "text": c["text"],
             "tokens": c["tokens"], "heading_path": json.loads(c["heading_path"]),
             "regions": json.loads(c["regions"]), "origin": json.loads(c["origin"]),
-            "flags": json.loads(c["flags"]),
+            "flags": json.loads(c["flags"]), "why": c["why"],
         } for c in chunks]
         for chunk in report["chunks"]:
-            chunk["pages"] = [r["page"] for r in chunk["regions"]]
-            chunk["why"] = why(chunk["origin"], chunk["chunk_type"], chunk["tokens"],
-                               chunk["heading_path"], report.get("layout_engine") or "")
+            chunk["pages"] = [r["page"] for r in chunk["regions"]]  # a view of regions
+            if chunk["why"] is None:  # stored before `why` had a column
+                chunk["why"] = why(chunk["origin"], chunk["chunk_type"], chunk["tokens"],
+                                   chunk["heading_path"], report.get("layout_engine") or "")
         return report
+
+
+def _text(text: str) -> str:
+    """Chunk text as PostgreSQL can store it: a damaged PDF's text may hold NUL (which
+    TEXT refuses) or lone surrogates (not UTF-8); SQLite takes either, so the text is
+    made storable on both, the same way."""
+    return text.replace("\x00", "\ufffd").encode("utf-8", "replace").decode("utf-8")
+
+
+class DuplicateName(VisualiserError):
+    """A knowledgebase name already taken: the request is fine, the name is not free."""
+
+    status = 409
+    title = "Conflict"

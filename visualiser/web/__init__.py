@@ -62,7 +62,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PROCESSING_WORKERS=1,
         DEFAULT_LAYOUT="builtin",  # the samples' viewer; `serve --layout` sets it
         LAYOUT_WORKERS=1,  # processes reading the pages of one document; `serve --workers`
-        RESUME_PROCESSING=True,  # re-queue documents a stopped server left unprocessed
+        # The heartbeat also takes up documents whose server died (`serve` starts it).
+        RESUME_PROCESSING=True,
+        # A team server: `serve --data-dir` (PDFs and caches shared by every process)
+        # and `--queue redis://…` (documents processed by `visualiser worker`s, not here).
+        DATA_DIR=None,
+        QUEUE_URL=None,
         DOCUMENT_CACHE_SIZE=8,
         REPORT_CACHE_SIZE=64,
         REPORT_TIME_BUDGET=10.0,  # seconds for one chunk report; then 503
@@ -82,6 +87,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_error_handler(app)
     protect(app)
     watch_for_disconnects(app)
-    if app.config["RESUME_PROCESSING"]:
-        web_state.processor.resume()
+    # Nothing starts here (no thread, no resumed queue): `serve` starts processing in
+    # the one process that should (`start_processing`), a worker process its own.
     return app
+
+
+def start_processing(app: Flask) -> int:
+    """Process here: the in-process worker and the documents a stopped server left
+    (when a queue is configured, only the latter are queued again for the workers)."""
+    web_state: WebState = app.extensions["visualiser"]
+    if app.config.get("QUEUE_URL"):
+        return web_state.processor.resume()
+    return web_state.processor.start()

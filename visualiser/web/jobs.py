@@ -9,7 +9,7 @@ raises, and the viewer's layout cache is fed with the result.
 The worker is a daemon thread, not a ThreadPoolExecutor: an executor makes the
 interpreter wait at exit until its whole queue is processed, so stopping the server
 would hang behind a queue of big PDFs. A document interrupted that way is still
-"processing" in the database and is queued again when the app starts (`resume`).
+"processing" in the database and is queued again when the server starts (`start`).
 
 Several servers may share one database. A worker takes a lease on a row before it
 processes it (atomically, `Store.claim`), and a heartbeat renews the leases this
@@ -121,6 +121,14 @@ class Processor:
             except Exception:  # a locked or vanished database: try again next beat
                 log.exception("processing heartbeat failed")
 
+    def start(self) -> int:
+        """Begin processing here: the workers and the heartbeat, and the documents left
+        unprocessed (`resume`). Only `visualiser serve` calls it — an app made by
+        `create_app` processes nothing until asked, so several web processes, or a
+        web process beside queue workers, never all take up the same queue."""
+        self._start()
+        return self.resume()
+
     def submit(self, kb_id: int, doc_id: str) -> Future[None]:
         self._start()
         future: Future[None] = Future()
@@ -139,6 +147,7 @@ class Processor:
     def resume(self) -> int:
         """Queue the processing rows no server holds — left by a stopped server, or by
         one whose lease has expired; otherwise they would say "processing" forever."""
+        self.store.fail_exhausted()  # killed its server again and again: not retried
         for owner in self.store.lease_owners():
             if owner != self.owner and _dead_here(owner):
                 log.info("the server %s is gone; its leases are free", owner)

@@ -97,6 +97,8 @@ def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
         "progress": round(float(doc["progress"]), 4),
         "percent": min(100, int(float(doc["progress"]) * 100)),
         "error": doc["error"],
+        # How many times a worker took it up: more than 1 means one died on it.
+        "attempts": int(doc.get("attempts") or 0),
         "added_at": doc["added_at"],
         "links": {
             "self": url_for("kb_api.document", kb_id=kb_id, doc_id=doc["id"]),
