@@ -1,4 +1,5 @@
-"""The command line: `visualiser chunk | lint | diff | strategies | layouts | render | kb | serve | worker`.
+"""The command line: `visualiser chunk | lint | diff | strategies | layouts | render | kb
+| serve | worker`.
 
 A thin shell over the pipeline. Every VisualiserError (bad PDF, unknown strategy, bad
 parameter) ends the command with exit code 2 and a message that says what is valid.
