@@ -79,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     which.add_argument("--all-pages", action="store_true", help="every page")
     render.add_argument("--scale", type=float, default=1.5)
     render.add_argument("--format", choices=("png", "svg"), default="png")
+    render.add_argument("--legend", action="store_true",
+                        help="a strip below each page: its chunks (colour, index, type, "
+                             "tokens) and what hatching and tags mean")
     render.add_argument("--manifest", type=Path, default=None, metavar="OUT.json",
                         help="what produced each picture (default: manifest.json in the "
                              "output directory when writing several pictures)")
@@ -326,7 +329,8 @@ def _render(args: argparse.Namespace) -> int:
     for one in reports:
         name = one.get("chunking_strategy") or "imported"
         # One layout and one chunking per strategy; every page drawn from it.
-        for page, png in render_overlay_pngs(doc, one, pages, args.scale, args.format).items():
+        for page, png in render_overlay_pngs(doc, one, pages, args.scale, args.format,
+                                                 args.legend).items():
             target = args.output if single else (
                 args.output / f"{args.pdf.stem}.{name}.p{page}.{args.format}")
             target.write_bytes(png)

@@ -245,6 +245,55 @@ def _draw_label(
                       fontsize=size, color=ink)
 
 
+LEGEND_ROW = 11.0  # points per legend row
+LEGEND_COLUMN = 120.0  # points per legend entry
+LEGEND_PAD = 8.0
+
+
+def _legend_entries(report: Mapping[str, Any], page_number: int) -> list[tuple[int, str]]:
+    """(chunk index, "N · type · T tok") for each chunk with a box on the page."""
+    entries = []
+    for chunk in report["chunks"]:
+        if any(region["page"] == page_number for region in chunk["regions"]):
+            tokens = chunk.get("tokens")
+            size = f" · {tokens} tok" if tokens is not None else ""
+            entries.append((chunk["index"], f"{chunk['index']} · {chunk['chunk_type']}{size}"))
+    return entries
+
+
+def legend_height(report: Mapping[str, Any], page_number: int, width: float) -> float:
+    """Points the legend adds below the page: its entries in columns, then the key."""
+    columns = max(1, int((width - 2 * LEGEND_PAD) // LEGEND_COLUMN))
+    rows = -(-len(_legend_entries(report, page_number)) // columns)
+    return 2 * LEGEND_PAD + (rows + 1) * LEGEND_ROW
+
+
+def _draw_legend(page: pymupdf.Page, report: Mapping[str, Any], page_number: int,
+                 top: float) -> None:
+    """Below the page: a swatch and "index · type · tokens" per chunk on it, then what
+    the hatching and the tags mean, so a picture read alone explains itself."""
+    shape = page.new_shape()
+    width = page.rect.width
+    columns = max(1, int((width - 2 * LEGEND_PAD) // LEGEND_COLUMN))
+    y = top + LEGEND_PAD
+    for i, (index, text) in enumerate(_legend_entries(report, page_number)):
+        x = LEGEND_PAD + (i % columns) * LEGEND_COLUMN
+        row_y = y + (i // columns) * LEGEND_ROW
+        shape.draw_rect(pymupdf.Rect(x, row_y + 2, x + 8, row_y + 9))
+        shape.finish(color=None, fill=_rgb(colour(index)), width=0)
+        _legend_text(shape, (x + 11, row_y + 8.5), text)
+    rows = -(-len(_legend_entries(report, page_number)) // columns)
+    _legend_text(shape, (LEGEND_PAD, y + rows * LEGEND_ROW + 8.5),
+                 "hatched: text two chunks share (red: not explained by the strategy) · "
+                 "framed tag: containment")
+    shape.commit()
+
+
+def _legend_text(shape: pymupdf.Shape, at: tuple[float, float], text: str) -> None:
+    shape.insert_text(at, text, fontname="ViewerSansBold", fontfile=str(LABEL_FONT),
+                      fontsize=7, color=(0.11, 0.14, 0.17))
+
+
 def render_overlay_png(
     doc: HasPdf, report: Mapping[str, Any], page_number: int, scale: float = 1.5
 ) -> bytes:
@@ -269,11 +318,12 @@ def render_overlay_png(
 
 def render_overlay_pngs(
     doc: HasPdf, report: Mapping[str, Any], pages: list[int], scale: float = 1.5,
-    fmt: str = "png",
+    fmt: str = "png", legend: bool = False,
 ) -> dict[int, bytes]:
     """`render_overlay_png` for several pages, opening the PDF once. With `fmt="svg"`:
     the page picture as an embedded PNG and the boxes and labels as vectors, the label
-    glyphs written as outlines of the shipped font, so no viewer needs the font."""
+    glyphs written as outlines of the shipped font, so no viewer needs the font. With
+    `legend`, a strip below each page names its chunks and what the marks mean."""
     scale = parse_scale(scale)
     out: dict[int, bytes] = {}
     with LOCK, reading_pdf(), pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
@@ -281,10 +331,13 @@ def render_overlay_pngs(
             page = _page(source, page_number)
             pixmap = _pixmap(page, scale)
             width, height = page.rect.width, page.rect.height
+            extra = legend_height(report, page_number, width) if legend else 0.0
             with pymupdf.open() as canvas:
-                blank = canvas.new_page(width=width, height=height)
-                blank.insert_image(blank.rect, pixmap=pixmap)
+                blank = canvas.new_page(width=width, height=height + extra)
+                blank.insert_image(pymupdf.Rect(0, 0, width, height), pixmap=pixmap)
                 _draw_overlay(blank, report, page_number)
+                if legend:
+                    _draw_legend(blank, report, page_number, height)
                 if fmt == "svg":
                     svg = blank.get_svg_image(matrix=pymupdf.Matrix(scale, scale),
                                               text_as_path=True)
