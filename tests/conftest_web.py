@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +23,7 @@ import pymupdf
 from werkzeug.serving import make_server
 
 from visualiser import analysis
+from visualiser.resources import samples_dir
 from visualiser.strategies import STRATEGIES
 from visualiser.web import create_app
 
@@ -150,6 +152,18 @@ def open_tab(browser: Any, server: LiveServer,
     yield page
     context.close()
     assert not errors, "\n".join(errors) + "\nserver log:\n" + server.log.getvalue()
+
+
+def sample_app_config(tmp_path_factory: Any, *names: str) -> dict[str, Any]:
+    """A config for `live_server` over a fresh samples folder holding copies of the
+    named bundled samples (tests add generated PDFs to `config["SAMPLES_DIR"]`), with
+    its own cache and SQLite file."""
+    samples = tmp_path_factory.mktemp("samples")
+    for name in names:
+        shutil.copy(samples_dir() / name, samples / name)
+    scratch = tmp_path_factory.mktemp("app")
+    return {"SAMPLES_DIR": samples, "CACHE_DIR": scratch / "cache",
+            "DATABASE": scratch / "kb.sqlite"}
 
 
 @contextmanager

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import urllib.request
 
 import pytest
-from conftest_web import live_server, open_tab
+from conftest_web import live_server, open_tab, sample_app_config
 
 from tests.upper_engine import UpperCaseEngine
 from visualiser.layout import ENGINES
@@ -27,13 +26,9 @@ ML = "pymupdf-layout"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    samples = tmp_path_factory.mktemp("samples")
-    shutil.copy(samples_dir() / APEX, samples / APEX)
-    scratch = tmp_path_factory.mktemp("app")
+    config = sample_app_config(tmp_path_factory, APEX)
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(ENGINES, UpperCaseEngine.name, UpperCaseEngine)
-        config = {"SAMPLES_DIR": samples, "CACHE_DIR": scratch / "cache",
-                  "DATABASE": scratch / "kb.sqlite"}
         with live_server(config) as running:
             yield running
 

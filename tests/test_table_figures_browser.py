@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 import json
-import shutil
 import urllib.request
 
 import pytest
-from conftest_web import live_server, open_tab
+from conftest_web import live_server, open_tab, sample_app_config
 
 from tests.conftest import RATES
-from visualiser.resources import samples_dir
 
 READY = '[data-testid="viewer"][data-report-state="ready"]'
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    samples = tmp_path_factory.mktemp("samples")
-    shutil.copy(samples_dir() / RATES, samples / RATES)
-    scratch = tmp_path_factory.mktemp("app")
-    with live_server({"SAMPLES_DIR": samples, "CACHE_DIR": scratch / "cache",
-                      "DATABASE": scratch / "kb.sqlite"}) as running:
+    with live_server(sample_app_config(tmp_path_factory, RATES)) as running:
         yield running
 
 
