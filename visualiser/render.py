@@ -261,10 +261,17 @@ def _legend_entries(report: Mapping[str, Any], page_number: int) -> list[tuple[i
     return entries
 
 
+def _legend_grid(report: Mapping[str, Any], page_number: int,
+                 width: float) -> tuple[list[tuple[int, str]], int, int]:
+    """The legend's entries, and the columns and rows they fill on a page `width` wide."""
+    entries = _legend_entries(report, page_number)
+    columns = max(1, int((width - 2 * LEGEND_PAD) // LEGEND_COLUMN))
+    return entries, columns, -(-len(entries) // columns)
+
+
 def legend_height(report: Mapping[str, Any], page_number: int, width: float) -> float:
     """Points the legend adds below the page: its entries in columns, then the key."""
-    columns = max(1, int((width - 2 * LEGEND_PAD) // LEGEND_COLUMN))
-    rows = -(-len(_legend_entries(report, page_number)) // columns)
+    _, _, rows = _legend_grid(report, page_number, width)
     return 2 * LEGEND_PAD + (rows + 1) * LEGEND_ROW
 
 
@@ -273,16 +280,14 @@ def _draw_legend(page: pymupdf.Page, report: Mapping[str, Any], page_number: int
     """Below the page: a swatch and "index · type · tokens" per chunk on it, then what
     the hatching and the tags mean, so a picture read alone explains itself."""
     shape = page.new_shape()
-    width = page.rect.width
-    columns = max(1, int((width - 2 * LEGEND_PAD) // LEGEND_COLUMN))
+    entries, columns, rows = _legend_grid(report, page_number, page.rect.width)
     y = top + LEGEND_PAD
-    for i, (index, text) in enumerate(_legend_entries(report, page_number)):
+    for i, (index, text) in enumerate(entries):
         x = LEGEND_PAD + (i % columns) * LEGEND_COLUMN
         row_y = y + (i // columns) * LEGEND_ROW
         shape.draw_rect(pymupdf.Rect(x, row_y + 2, x + 8, row_y + 9))
         shape.finish(color=None, fill=_rgb(colour(index)), width=0)
         _legend_text(shape, (x + 11, row_y + 8.5), text)
-    rows = -(-len(_legend_entries(report, page_number)) // columns)
     _legend_text(shape, (LEGEND_PAD, y + rows * LEGEND_ROW + 8.5),
                  "hatched: text two chunks share (red: not explained by the strategy) · "
                  "framed tag: containment")
@@ -303,17 +308,7 @@ def render_overlay_png(
     displayed size where the boxes are drawn as vectors: MuPDF maps the image pixel
     for pixel (checked in tests), and the drawing never meets the page's rotation.
     """
-    scale = parse_scale(scale)
-    with LOCK, reading_pdf(f"page {page_number}"), pymupdf.open(stream=doc.pdf,
-                                                                  filetype="pdf") as source:
-        page = _page(source, page_number)
-        pixmap = _pixmap(page, scale)
-        width, height = page.rect.width, page.rect.height
-    with LOCK, pymupdf.open() as canvas:
-        page = canvas.new_page(width=width, height=height)
-        page.insert_image(page.rect, pixmap=pixmap)
-        _draw_overlay(page, report, page_number)
-        return page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False).tobytes("png")
+    return render_overlay_pngs(doc, report, [page_number], scale)[page_number]
 
 
 def render_overlay_pngs(
@@ -326,7 +321,8 @@ def render_overlay_pngs(
     `legend`, a strip below each page names its chunks and what the marks mean."""
     scale = parse_scale(scale)
     out: dict[int, bytes] = {}
-    with LOCK, reading_pdf(), pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
+    what = f"page {pages[0]}" if len(pages) == 1 else "the PDF"  # named in a BadPdf
+    with LOCK, reading_pdf(what), pymupdf.open(stream=doc.pdf, filetype="pdf") as source:
         for page_number in pages:
             page = _page(source, page_number)
             pixmap = _pixmap(page, scale)
