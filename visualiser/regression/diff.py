@@ -94,13 +94,14 @@ def diff_reports(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, An
     order = _order(old_chunks, new_chunks)
     pairs = match_chunks(old_chunks, new_chunks)
     to_new = dict(pairs)
+    matched_new = set(to_new.values())
     changes: list[dict[str, Any]] = []
     for i, chunk in enumerate(old_chunks):
         if i not in to_new:
             changes.append({"kind": "removed", "old": i, "pages": chunk.get("pages", []),
                             "message": f"chunk {i} ({chunk.get('chunk_type')}) was removed"})
     for j, chunk in enumerate(new_chunks):
-        if j not in set(to_new.values()):
+        if j not in matched_new:
             changes.append({"kind": "added", "new": j, "pages": chunk.get("pages", []),
                             "message": f"chunk {j} ({chunk.get('chunk_type')}) was added"})
     for i, j in pairs:
