@@ -164,3 +164,9 @@ def test_svg_is_deterministic_and_needs_no_font(tmp_path):
     assert svg.startswith("<svg") or svg.startswith("<?xml")
     # The page picture embedded, the labels as glyph outlines: no <text>, no font lookup.
     assert "data:image/png;base64" in svg and "<text" not in svg and "<path" in svg
+
+
+def test_one_picture_into_a_folder_that_does_not_exist_yet(tmp_path):
+    target = tmp_path / "new" / "p1.png"
+    assert main(["render", str(APEX), "--page", "1", "--scale", "0.5", "-o", str(target)]) == 0
+    assert target.read_bytes().startswith(b"\x89PNG")

@@ -322,8 +322,7 @@ def _render(args: argparse.Namespace) -> int:
             raise VisualiserError(f"page {page} is outside 1–{count}")
     single = (len(pages) == 1 and len(reports) == 1
               and args.output.suffix.lower() == f".{args.format}")
-    if not single:
-        args.output.mkdir(parents=True, exist_ok=True)
+    (args.output.parent if single else args.output).mkdir(parents=True, exist_ok=True)
     pictures = []
     input_sha = manifest.sha256(doc.pdf)
     for one in reports:
