@@ -7,7 +7,8 @@ import pytest
 
 from tests.conftest import APEX, REPORT
 from visualiser.cli import main
-from visualiser.imported import BadImport, parse_chunks
+from visualiser.errors import BadImport
+from visualiser.imported import parse_chunks
 from visualiser.pipeline import chunk_report, imported_report
 
 

@@ -16,6 +16,7 @@ from visualiser import analysis, budget, pipeline
 from visualiser.errors import LimitExceeded, OutOfTime
 from visualiser.markdown import Traced
 from visualiser.strategies import STRATEGIES, Chunk
+from visualiser.web.errors import http_status
 
 
 def quadratic_containment(chunks: list[analysis.Placed]) -> list[analysis.Containment]:
@@ -94,7 +95,7 @@ def test_an_overlap_over_half_the_size_is_refused_naming_the_limit(name):
     size_name, overlap_name, _ = STRATEGIES[name].sizing
     with pytest.raises(LimitExceeded, match=rf"{overlap_name}: at most half") as caught:
         STRATEGIES[name].settings({size_name: 100, overlap_name: 51})
-    assert caught.value.status == 422 and caught.value.details["limit"] == 50
+    assert http_status(caught.value) == 422 and caught.value.details["limit"] == 50
     STRATEGIES[name].settings({size_name: 100, overlap_name: 50})  # half is allowed
 
 

@@ -10,10 +10,11 @@ import pytest
 
 from tests.conftest import APEX, store_files
 from visualiser.cli import main
-from visualiser.errors import BadPdf, NotFound, UnknownStrategy
+from visualiser.errors import BadPdf, DuplicateName, NotFound, UnknownStrategy
 from visualiser.ingest import admit, process, stored_report
 from visualiser.knowledgebase import DEFAULT_STRATEGY, new_metadata, strategy_in_effect
-from visualiser.store import MIGRATIONS, DuplicateName, Store
+from visualiser.store import MIGRATIONS, Store
+from visualiser.web.errors import http_status
 
 LEGACY = "tests/fixtures/legacy.sqlite"
 
@@ -188,7 +189,7 @@ def test_a_duplicate_name_is_a_conflict(store):
     store.create_knowledgebase("Contracts", new_metadata())
     with pytest.raises(DuplicateName, match="already exists") as raised:
         store.create_knowledgebase(" Contracts ", new_metadata())
-    assert raised.value.status == 409
+    assert http_status(raised.value) == 409
     assert sql(store, "SELECT COUNT(*) FROM knowledgebases") == [(1,)]
 
 

@@ -1,7 +1,7 @@
 """A time budget for one computation, checked where the work loops.
 
 Python cannot stop a thread from outside, so long loops (placing chunks, finding
-containment) call `check()`; past the deadline it raises OutOfTime (503), the
+containment) call `check()`; past the deadline it raises OutOfTime, the
 computation unwinds, and nothing half-made is cached. The same check stops the work
 when the client that asked for it has gone (`watch_client`, fed by waitress's
 `waitress.client_disconnected`). Both live in context variables, so each request
@@ -15,16 +15,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 
-from visualiser.errors import OutOfTime
+from visualiser.errors import ClientGone, OutOfTime
 
 _deadline: ContextVar[tuple[float, float] | None] = ContextVar("deadline", default=None)
 _client_gone: ContextVar[Callable[[], bool] | None] = ContextVar("client_gone", default=None)
-
-
-class ClientGone(OutOfTime):
-    """The client disconnected: nobody will read the answer, so the work stops."""
-
-    title = "Client gone"
 
 
 def watch_client(gone: Callable[[], bool] | None) -> Token[Callable[[], bool] | None]:

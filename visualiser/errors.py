@@ -1,5 +1,9 @@
-"""Errors that name the bad value and the fix. The web layer maps `status` to HTTP;
-the CLI maps every one of them to exit code 2."""
+"""Every exception the project raises on purpose, in one place.
+
+Each names the bad value and the fix. Nothing here knows about HTTP: the web layer
+maps each class to a status (`visualiser/web/errors.py`), and the CLI ends with exit
+code 2 and the message for every one of them.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,10 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import pymupdf
-
-# Everything PyMuPDF raises on a damaged or hostile file, listed once. Its own types
-# (FileDataError is a RuntimeError) and MuPDF's (FzErrorFormat, FzErrorArgument, … all
-# derive from FzErrorBase, which is *not* a RuntimeError) — plus the ValueError and
-# IndexError its Python layer raises on nonsense such as a negative page count.
-PDF_ERRORS: tuple[type[Exception], ...] = (
-    RuntimeError, ValueError, IndexError, pymupdf.mupdf.FzErrorBase)
+from visualiser.mupdf import raised_by_pymupdf
 
 
 class VisualiserError(Exception):
-    status = 400
     title = "Bad request"
 
     def __init__(self, message: str, **details: object) -> None:
@@ -33,18 +29,21 @@ class VisualiserError(Exception):
 class BadPdf(VisualiserError):
     """Bytes that are not a usable PDF: not a PDF, truncated, encrypted, empty, too big."""
 
-    status = 422
     title = "Unusable PDF"
 
 
 @contextmanager
 def reading_pdf(what: str = "the PDF") -> Iterator[None]:
-    """Turn whatever PyMuPDF raises inside the block into BadPdf naming `what`."""
+    """Turn what PyMuPDF raises inside the block on a damaged or hostile file into
+    BadPdf naming `what`. Anything else (a bug of ours, a process that cannot start)
+    goes on as it is: it says nothing about the PDF."""
     try:
         yield
     except VisualiserError:
         raise
-    except PDF_ERRORS as exc:
+    except Exception as exc:
+        if not raised_by_pymupdf(exc):
+            raise
         reason = re.sub(r"^code=\d+:\s*", "", str(exc).strip()) or type(exc).__name__
         raise BadPdf(f"{what} cannot be read: {reason}") from None
 
@@ -61,7 +60,6 @@ class BadParameter(VisualiserError):
 
 
 class NotFound(VisualiserError):
-    status = 404
     title = "Not found"
 
 
@@ -69,7 +67,6 @@ class LimitExceeded(VisualiserError):
     """The request would make more work than this document warrants (too many chunks,
     an overlap that re-reads most of the text); the message names the limit."""
 
-    status = 422
     title = "Over a limit"
 
     def __init__(self, parameter: str, message: str, limit: int | float) -> None:
@@ -79,10 +76,68 @@ class LimitExceeded(VisualiserError):
 class OutOfTime(VisualiserError):
     """The computation ran past its time budget and was stopped."""
 
-    status = 503
     title = "Took too long"
 
 
+class ClientGone(OutOfTime):
+    """The client disconnected: nobody will read the answer, so the work stops."""
+
+    title = "Client gone"
+
+
 class Forbidden(VisualiserError):
-    status = 403
     title = "Forbidden"
+
+
+class HostNotAllowed(VisualiserError):
+    """A request whose Host header names none of the server's names (DNS rebinding)."""
+
+    title = "Host not allowed"
+
+
+class Conflict(VisualiserError):
+    """The request is fine but the resource is not in a state to answer it yet."""
+
+    title = "Conflict"
+
+
+class DuplicateName(Conflict):
+    """A knowledgebase name already taken: the request is fine, the name is not free."""
+
+
+class BadImport(VisualiserError):
+    """A chunks file from another pipeline that cannot be understood."""
+
+    title = "Unusable chunks file"
+
+
+class ImportTooLarge(VisualiserError):
+    title = "File too large"
+
+
+class TokenizerUnavailable(VisualiserError):
+    """The BPE file for an encoding cannot be provided without the network: the
+    installation lacks it, the request is not at fault."""
+
+    title = "Tokenizer unavailable"
+
+
+class LayoutModelUnavailable(VisualiserError):
+    """The ML layout engine's model is not installed or does not load here."""
+
+    title = "Layout model unavailable"
+
+
+class SideError(VisualiserError):
+    """A problem with one side of a comparison. The message starts with the side, and
+    a parameter is named as the URL writes it (`left.chunk_token_size`); `cause` is
+    the side's own error, whose kind (and so status) this one keeps."""
+
+    def __init__(self, side: str, error: VisualiserError) -> None:
+        details = dict(error.details)
+        parameter = details.pop("parameter", None)
+        super().__init__(f"{side} side: {error.message}", side=side, **details)
+        if parameter:
+            self.details["parameter"] = f"{side}.{parameter}"
+        self.cause = error
+        self.title = error.title

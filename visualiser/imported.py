@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
-from visualiser.errors import VisualiserError
+from visualiser.errors import BadImport
 from visualiser.markdown import SYNTHETIC, SourceMarkdown, Traced
 from visualiser.strategies.base import Chunk, Context, Neighbour, Rule, register_rule
 
@@ -35,10 +35,6 @@ class ImportedChunk:
     text: str
     chunk_type: str = "text"
     metadata: dict[str, Any] | None = None
-
-
-class BadImport(VisualiserError):
-    title = "Unusable chunks file"
 
 
 def _imported_why(o: Mapping[str, Any], c: Context) -> str:

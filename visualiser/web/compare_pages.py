@@ -16,11 +16,12 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
-from visualiser.errors import BadParameter, VisualiserError
+from visualiser.errors import BadParameter, SideError, VisualiserError
 from visualiser.library import Entry
 from visualiser.render import PALETTE
 from visualiser.strategies import STRATEGIES
 from visualiser.web import sources
+from visualiser.web.errors import http_status
 from visualiser.web.kb_api import stored_entry
 from visualiser.web.state import state, strategies
 from visualiser.web.views import document_config, document_dict, kb_label
@@ -29,20 +30,6 @@ compare_pages = Blueprint("compare_pages", __name__)
 
 SIDES = ("left", "right")
 VIEW_KEYS = frozenset({*SIDES, "page", "chunk", "fixture"})  # fixture: static/js/fixture.js
-
-
-class SideError(VisualiserError):
-    """A problem with one side of a comparison. The message starts with the side, and
-    a parameter is named as the URL writes it (`left.chunk_token_size`)."""
-
-    def __init__(self, side: str, error: VisualiserError) -> None:
-        details = dict(error.details)
-        parameter = details.pop("parameter", None)
-        super().__init__(f"{side} side: {error.message}", side=side, **details)
-        if parameter:
-            self.details["parameter"] = f"{side}.{parameter}"
-        self.status = error.status
-        self.title = error.title
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +110,7 @@ def render_compare(
     }
     # A side with a bad parameter still gets the page (with that side's error and its
     # form to fix it), but the status says the link is not right.
-    status = next((side.error.status for side in sides if side.error), 200)
+    status = next((http_status(side.error) for side in sides if side.error), 200)
     html = render_template(
         "compare.html", entry=entry, config=config, sides=sides, stored=stored,
         kb_url=urls.get("knowledgebase"),

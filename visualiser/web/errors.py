@@ -1,4 +1,5 @@
-"""One error handler for the whole app, answering JSON or HTML as the client wants."""
+"""One error handler for the whole app, answering JSON or HTML as the client wants,
+and the one place where the project's errors get their HTTP status."""
 
 from __future__ import annotations
 
@@ -7,15 +8,51 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from visualiser.errors import VisualiserError
+from visualiser.errors import (
+    BadImport,
+    BadParameter,
+    BadPdf,
+    Conflict,
+    Forbidden,
+    HostNotAllowed,
+    ImportTooLarge,
+    LayoutModelUnavailable,
+    LimitExceeded,
+    NotFound,
+    OutOfTime,
+    SideError,
+    TokenizerUnavailable,
+    UnknownStrategy,
+    VisualiserError,
+)
 from visualiser.web.units import human_size
 
+# Each error's status; a subclass not listed takes its nearest listed base's
+# (DuplicateName is a Conflict: 409). 503 where this installation, not the request,
+# is at fault and another server (or later) may do better.
+HTTP_STATUS: dict[type[VisualiserError], int] = {
+    VisualiserError: 400,
+    BadParameter: 400,
+    UnknownStrategy: 400,
+    BadImport: 400,
+    HostNotAllowed: 400,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    ImportTooLarge: 413,
+    BadPdf: 422,
+    LimitExceeded: 422,
+    OutOfTime: 503,
+    TokenizerUnavailable: 503,
+    LayoutModelUnavailable: 503,
+}
 
-class Conflict(VisualiserError):
-    """The request is fine but the resource is not in a state to answer it yet."""
 
-    status = 409
-    title = "Conflict"
+def http_status(error: VisualiserError) -> int:
+    """The HTTP status for `error`: a comparison side's error keeps its cause's."""
+    if isinstance(error, SideError):
+        return http_status(error.cause)
+    return next(HTTP_STATUS[cls] for cls in type(error).__mro__ if cls in HTTP_STATUS)
 
 
 def too_large_message() -> str:
@@ -36,7 +73,7 @@ def wants_json() -> bool:
 
 def describe(error: Exception) -> tuple[int, dict[str, Any]]:
     if isinstance(error, VisualiserError):
-        return error.status, error.to_dict()
+        return http_status(error), error.to_dict()
     if isinstance(error, RequestEntityTooLarge):
         return 413, {"error": "File too large", "message": too_large_message()}
     if isinstance(error, HTTPException):

@@ -19,19 +19,14 @@ from typing import Any
 
 from werkzeug.datastructures import FileStorage
 
-from visualiser.errors import BadParameter, NotFound, VisualiserError
+from visualiser.errors import BadImport, BadParameter, ImportTooLarge, NotFound
 from visualiser.files import write_atomically
-from visualiser.imported import BadImport, parse_chunks
+from visualiser.imported import parse_chunks
 from visualiser.library import safe_name
 from visualiser.web.units import human_size
 from visualiser.web.uploads import sent_name
 
 _ID = re.compile(r"[0-9a-f]{64}")
-
-
-class ImportTooLarge(VisualiserError):
-    status = 413
-    title = "File too large"
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,11 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from visualiser import export, ingest
-from visualiser.errors import BadParameter, BadPdf, NotFound
+from visualiser.errors import BadParameter, BadPdf, Conflict, NotFound
 from visualiser.library import Entry
 from visualiser.render import parse_scale
 from visualiser.web import kb_actions, sources
 from visualiser.web.api import export_response, png_response
-from visualiser.web.errors import Conflict
 from visualiser.web.state import state
 from visualiser.web.views import document_dict, kb_dict
 

@@ -12,6 +12,7 @@ from werkzeug.wrappers import Response
 
 from visualiser.errors import VisualiserError
 from visualiser.web import kb_actions, sources
+from visualiser.web.errors import http_status
 from visualiser.web.kb_api import stored_entry
 from visualiser.web.pages import render_index
 from visualiser.web.state import state
@@ -30,7 +31,7 @@ def create() -> Response | tuple[str, int]:
                                layout=request.form.get("layout") or None)
     except VisualiserError as error:
         # Back to the form with what was typed and why it was refused.
-        return render_index(form=form, error=error.message, status=error.status)
+        return render_index(form=form, error=error.message, status=http_status(error))
     return redirect(url_for("kb_pages.knowledgebase", kb_id=kb.id), code=303)
 
 

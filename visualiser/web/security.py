@@ -20,16 +20,11 @@ from collections.abc import Iterable
 
 from flask import Flask, current_app, request
 
-from visualiser.errors import Forbidden, VisualiserError
+from visualiser.errors import Forbidden, HostNotAllowed
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 ANY_HOST = "*"
-
-
-class HostNotAllowed(VisualiserError):
-    status = 400
-    title = "Host not allowed"
 
 
 def default_hosts(bound: str) -> list[str]:
