@@ -1,14 +1,20 @@
-"""Reference strategies: chunk for chunk what LlamaIndex and LangChain give, run as
-oracles on the same text and settings (no network: the tokenizer is ours, Punkt is
-used untrained, and NLTK is forbidden to download anything)."""
+"""Reference strategies: our ports give chunk for chunk what the pinned LlamaIndex and
+LangChain give, run as oracles on the same text and settings (no network: the
+tokenizer is ours, Punkt is used untrained, and NLTK is forbidden to download
+anything). The strategies run the libraries themselves when they import, so here the
+imports are blocked and the ports run; tests/test_reference_libraries.py covers the
+library path."""
 
 from __future__ import annotations
 
 import logging
 import random
+import sys
 import time
+import tomllib
 from array import array
 from functools import partial
+from importlib import metadata
 
 import nltk
 import pytest
@@ -17,12 +23,14 @@ from llama_index.core.node_parser import SentenceSplitter, TokenTextSplitter
 from nltk.tokenize import PunktSentenceTokenizer
 
 from tests.conftest import APEX, RATES, REPORT, SAMPLES
+from tests.fuzzing import REPO
 from tests.test_token_based import SAMPLE_433
 from visualiser.cli import main as cli
 from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.pipeline import chunk_report
 from visualiser.strategies import STRATEGIES, get_strategy
+from visualiser.strategies.reference.libraries import LANGCHAIN, LLAMAINDEX
 from visualiser.strategies.reference.punkt import sentence_starts
 from visualiser.strategies.token_based import split_tables, strip_separator_rows
 from visualiser.tokenizers import get_encoding
@@ -52,6 +60,33 @@ def _offline(monkeypatch):
         raise AssertionError("NLTK tried to download data")
     monkeypatch.setattr(nltk, "download", refuse)
     logging.getLogger("langchain_text_splitters.base").setLevel(logging.ERROR)
+
+
+@pytest.fixture(autouse=True)
+def _ports(monkeypatch):
+    """The strategies' imports of the libraries fail (the oracles imported above keep
+    working), so what is tested is the port."""
+    for library in (LANGCHAIN, LLAMAINDEX):
+        monkeypatch.setitem(sys.modules, library.module, None)
+
+
+def test_the_ports_run_here():
+    for name, library in (("llamaindex_sentence", LLAMAINDEX), ("llamaindex_token", LLAMAINDEX),
+                          ("langchain_recursive", LANGCHAIN),
+                          ("langchain_markdown_headers", LANGCHAIN)):
+        assert get_strategy(name).implementation() == (
+            f"port equal to {library.name} {library.ported}")
+
+
+def test_the_oracles_are_the_versions_the_ports_claim_to_equal():
+    """The oracle tests compare the ports with what is installed: it must be the pinned
+    version the report names ("port equal to LangChain 1.1.3"), and the test extra must
+    pin that version."""
+    with open(REPO / "pyproject.toml", "rb") as handle:
+        test_extra = tomllib.load(handle)["project"]["optional-dependencies"]["test"]
+    for library in (LANGCHAIN, LLAMAINDEX):
+        assert metadata.version(library.distribution) == library.ported
+        assert f"{library.distribution}=={library.ported}" in test_extra
 
 
 def _bare(text: str) -> SourceMarkdown:

@@ -393,6 +393,23 @@ def test_ocr_pages_are_marked_and_sizes_are_summarised(tab, server):
     assert f"text {sum(c['chunk_type'] == 'text' for c in report['chunks'])}" in counts
 
 
+def test_the_summary_names_the_library_that_cut_the_chunks(tab, server):
+    """The test extra installs LangChain and LlamaIndex, so they cut the chunks; the
+    summary says which and its version, beside the strategy's name."""
+    apex = document_id(server, APEX)
+    for strategy, library in (("langchain_recursive", "LangChain"),
+                              ("llamaindex_sentence", "LlamaIndex")):
+        tab.goto(f"{server.url}/documents/{apex}?strategy={strategy}")
+        tab.wait_for_selector(READY, state="attached", timeout=120_000)
+        named = api_report(server, apex, strategy)["strategy"]["implementation"]
+        assert re.fullmatch(rf"{library} \d+\.\d+\.\d+", named)
+        tag = tab.locator('[data-testid="summary"] [data-testid="implementation"]')
+        assert tag.inner_text() == named
+    tab.goto(f"{server.url}/documents/{apex}?strategy=token_based")
+    tab.wait_for_selector(READY, state="attached", timeout=120_000)
+    assert tab.locator('[data-testid="implementation"]').count() == 0  # our own strategy
+
+
 # --- smaller fixes -------------------------------------------------------------------------
 
 

@@ -3,30 +3,23 @@
 A pipeline under investigation has its own chunks: a JSON or JSONL file of plain
 strings, LangChain documents (`page_content` + `metadata`), LlamaIndex nodes (`text`)
 or our own export. Their text came from some other PDF extractor, so it will not
-match our markdown character for character. We align by words: both sides become
-sequences of normalised words, anchors (word 4-grams seen once in the document)
-place each chunk roughly, and a sequence match inside that stretch pairs chunk words
-with document words. Each paired word gives the chunk provenance — the same kind our
+match our markdown character for character, so each is placed by its words
+(`word_align.py`): each paired word gives the chunk provenance — the same kind our
 own strategies carry — so regions, overlaps and containment work unchanged.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from array import array
-from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from typing import Any
 
 from visualiser.errors import BadImport
-from visualiser.markdown import SYNTHETIC, SourceMarkdown, Traced
+from visualiser.markdown import SourceMarkdown
 from visualiser.strategies.base import Chunk, Context, Neighbour, Rule, register_rule
+from visualiser.word_align import WordAligner
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-_ANCHOR = 4  # words per anchor n-gram
 _KNOWN_TYPES = {"text", "table", "table_context", "table_full", "list", "image", "code"}
 
 
@@ -91,83 +84,14 @@ def _one(item: Any, n: int) -> ImportedChunk:
                     "page_content, text or content")
 
 
-def _normal(word: str) -> str:
-    return word.casefold()
-
-
-class _DocumentWords:
-    """The markdown's words (from the layout), in order, with an anchor index."""
-
-    def __init__(self, source: SourceMarkdown) -> None:
-        self.source = source
-        self.words: list[str] = []
-        self.offsets: list[tuple[int, int]] = []  # markdown span of each word
-        for match in _WORD.finditer(source.text):
-            if source.word_at[match.start()] != SYNTHETIC:
-                self.words.append(_normal(match.group()))
-                self.offsets.append(match.span())
-        self.anchors: dict[tuple[str, ...], int] = {}
-        seen_twice: set[tuple[str, ...]] = set()
-        for i in range(len(self.words) - _ANCHOR + 1):
-            gram = tuple(self.words[i : i + _ANCHOR])
-            if gram in self.anchors:
-                seen_twice.add(gram)
-            self.anchors[gram] = i
-        for gram in seen_twice:  # an anchor must say where, so it must be unique
-            del self.anchors[gram]
-
-
 def align(source: SourceMarkdown, chunks: list[ImportedChunk]) -> list[Chunk]:
     """Chunks whose traced text points at the document words they were matched to."""
-    doc = _DocumentWords(source)
-    return [_align_one(doc, chunk, n) for n, chunk in enumerate(chunks)]
+    aligner = WordAligner(source)
+    return [_align_one(aligner, chunk, n) for n, chunk in enumerate(chunks)]
 
 
-def _align_one(doc: _DocumentWords, chunk: ImportedChunk, number: int) -> Chunk:
-    found = list(_WORD.finditer(chunk.text))
-    words = [_normal(m.group()) for m in found]
-    pos = array("i", [SYNTHETIC]) * len(chunk.text)
-    matched = 0
-    span = _locate(doc, words)
-    if span is not None:
-        start, stop = span
-        matcher = SequenceMatcher(None, words, doc.words[start:stop], autojunk=False)
-        for block in matcher.get_matching_blocks():
-            for k in range(block.size):
-                here = found[block.a + k]
-                there = doc.offsets[start + block.b + k]
-                _point(pos, here.span(), there)
-                matched += 1
-    share = matched / len(words) if words else 0.0
+def _align_one(aligner: WordAligner, chunk: ImportedChunk, number: int) -> Chunk:
+    traced, share = aligner.traced(chunk.text)
     origin = {"rule": "imported", "number": number, "aligned": round(share, 3),
               "metadata": chunk.metadata or {}}
-    return Chunk(Traced(chunk.text, pos), chunk.chunk_type, (), origin)  # type: ignore[arg-type]
-
-
-def _locate(doc: _DocumentWords, words: list[str]) -> tuple[int, int] | None:
-    """The stretch of document words the chunk most likely came from."""
-    hits = []
-    for i in range(len(words) - _ANCHOR + 1):
-        at = doc.anchors.get(tuple(words[i : i + _ANCHOR]))
-        if at is not None:
-            hits.append(at - i)  # where the chunk would start if this anchor is right
-    if not hits:
-        return None
-    hits.sort()
-    # The densest cluster of implied starts wins (anchors from a repeated passage
-    # elsewhere land far from the rest).
-    slack = max(8, len(words) // 10)
-    best_lo, best_count = hits[0], 0
-    for lo in hits:
-        count = bisect_left(hits, lo + slack) - bisect_left(hits, lo)
-        if count > best_count:
-            best_lo, best_count = lo, count
-    start = max(0, best_lo - slack)
-    return start, min(len(doc.words), best_lo + len(words) + 2 * slack)
-
-
-def _point(pos: array, here: tuple[int, int], there: tuple[int, int]) -> None:
-    """Point the characters of a chunk word at the document word it matched."""
-    length = there[1] - there[0]
-    for k, i in enumerate(range(*here)):
-        pos[i] = there[0] + min(k, length - 1)
+    return Chunk(traced, chunk.chunk_type, (), origin)  # type: ignore[arg-type]

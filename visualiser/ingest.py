@@ -147,7 +147,9 @@ def stored_report(store: Store, kb_id: int, doc_id: str) -> dict[str, Any]:
             settings = cls.settings()
         # The banner speaks of these stored chunks (which of them are context chunks).
         about = {**cls.describe(), **analysis.banner(
-            cls, settings, [c["chunk_type"] for c in report["chunks"]])}
+            cls, settings, [c["chunk_type"] for c in report["chunks"]]),
+            # what cut the stored chunks, not what would cut them now
+            "implementation": (report.get("strategy") or {}).get("implementation")}
     if "labels" not in report:  # stored before labels were placed on the server
         report["labels"] = labels.place_all(report)
     report.update({

@@ -32,6 +32,7 @@ from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+ReportKey = tuple[str, str, str, str, tuple[tuple[str, Any], ...], str | None]
 
 
 class Memo(Generic[K, V]):
@@ -200,9 +201,9 @@ class Library:
         self._samples: dict[str, Entry] | None = None
         self._stored: Memo[tuple[str, str, Path], Entry] = Memo(entries)
         self._processed: Memo[tuple[str, str], pipeline.ProcessedDocument] = Memo(documents)
-        self._reports: Memo[tuple[str, str, str, str, tuple[tuple[str, Any], ...]], Report] = (
-            Memo(reports)
-        )
+        # (document id, name, layout options, strategy or import, settings, the
+        # strategy's implementation: a library installed or removed is another report)
+        self._reports: Memo[ReportKey, Report] = Memo(reports)
         self.layout_workers = 1  # page-reading processes for a layout extracted here
         self._tokens: Memo[tuple[str, str], int] = Memo(documents * 2)
         self.problems: list[str] = []  # files that could not be read, for the log
@@ -302,8 +303,10 @@ class Library:
     ) -> Report:
         # Validate and resolve first: a bad parameter is answered without extracting the
         # layout, and "?size=1200" shares its cache entry with the default.
-        settings = get_strategy(strategy).settings(params)
-        key = (entry.id, entry.name, options.key(), strategy, tuple(sorted(settings.items())))
+        cls = get_strategy(strategy)
+        settings = cls.settings(params)
+        key: ReportKey = (entry.id, entry.name, options.key(), strategy,
+                          tuple(sorted(settings.items())), cls.implementation())
         return self._reports.get(
             key,
             lambda: self._report(
@@ -319,7 +322,7 @@ class Library:
         """Chunks from an imported file (`import_id` is its SHA-256), aligned to `entry`.
         `data` reads the file only when the report is not cached."""
         key = (entry.id, entry.name, options.key(), f"import:{import_id}",
-               (("file", file_name),))
+               (("file", file_name),), None)
         return self._reports.get(
             key,
             lambda: self._report(

@@ -182,9 +182,11 @@ def chunk_report(doc: ProcessedDocument, strategy: str,
     settings = cls.settings(params)
     check_expected_chunks(doc, cls.sizing, settings)
     with budget.time_budget(time_budget):
+        implementation = cls.implementation()  # asked first: it says what chunk() runs
         chunks = cls().chunk(doc.source, settings)
         budget.check("chunking")
         about = {"name": cls.name, "label": cls.label, "explanation": cls.explanation,
+                 "implementation": implementation,
                  **analysis.banner(cls, settings, [c.chunk_type for c in chunks])}
         windows = None
         if cls.windows_cut_tables and cls.sizing is not None:

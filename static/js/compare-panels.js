@@ -3,6 +3,7 @@
 // that share its words with both texts at hand.
 import { fill, h } from "./dom.js";
 import { plural } from "./format.js";
+import { implementationTag } from "./panels.js";
 
 const count = (n) => n.toLocaleString("en-US");
 const percent = (share) => `${Math.round(share * 100)} %`;
@@ -38,6 +39,7 @@ export function renderSideSummary(el, report, documentTokens) {
           h("strong", { class: stored > documentTokens ? "inflated" : null }, `(${inflation(stored, documentTokens)})`)]
         : `${count(stored)} tokens stored`,
     ),
+    implementationTag(report.strategy),
   );
 }
 

@@ -79,6 +79,18 @@ export function sizeHistogram(report) {
   );
 }
 
+/** Whose code cut the chunks ("LangChain 1.1.3", "port equal to LangChain 1.1.3"), for
+ * the strategies that reproduce a library; null for our own. */
+export function implementationTag(strategy) {
+  if (!strategy?.implementation) return null;
+  return h("span", {
+    class: "tag implementation", "data-testid": "implementation",
+    title: strategy.implementation.startsWith("port ")
+      ? "The library is not installed here; this project's port of it, tested to cut the same chunks, ran."
+      : "The library itself cut these chunks.",
+  }, strategy.implementation);
+}
+
 /** `mode` is "stored" or "preview" for a knowledgebase document, null for a sample. */
 export function renderSummary(el, report, mode = null) {
   const { strategy } = report;
@@ -90,7 +102,8 @@ export function renderSummary(el, report, mode = null) {
       ? h(
           "details",
           {},
-          h("summary", {}, h("span", { class: "label" }, strategy.label), " ", h("span", { class: "tag" }, strategy.name), " ", modeTag),
+          h("summary", {}, h("span", { class: "label" }, strategy.label), " ", h("span", { class: "tag" }, strategy.name), " ",
+            implementationTag(strategy), " ", modeTag),
           h("p", { class: "explanation" }, strategy.explanation),
         )
       // Unreadable knowledgebase metadata: say so rather than guess a strategy.

@@ -228,6 +228,13 @@ class Strategy(ABC):
         return [text] if text else None
 
     @classmethod
+    def implementation(cls) -> str | None:
+        """Whose code cuts the chunks, when it is not this project's own: a library
+        and its version ("LangChain 1.1.3"), or the port that reproduces one ("port
+        equal to LangChain 1.1.3"). Named in the report beside the strategy."""
+        return None
+
+    @classmethod
     def describe(cls) -> dict[str, Any]:
         return {
             "name": cls.name,

@@ -1,8 +1,10 @@
-"""Reference strategies: the splitters engineers actually run, reproduced chunk for
-chunk (LlamaIndex, LangChain, fixed windows) plus a header-aware table splitter.
+"""Reference strategies: the splitters engineers actually run (LlamaIndex, LangChain,
+fixed windows) plus a header-aware table splitter.
 
-Each library's algorithm lives in a `*_split` module that works on plain offsets and
-is tested against the library itself; the strategy modules wrap it for the product.
+LangChain's and LlamaIndex's splitters run themselves when installed (`libraries.py`
+maps their chunks back to the markdown). Otherwise each library's algorithm runs from
+a `*_split` module, a port that works on plain offsets and is tested chunk for chunk
+against the pinned version; the strategy modules wrap either for the product.
 """
 
 # Registration, in the order the strategy menus list them.

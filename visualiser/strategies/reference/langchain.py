@@ -3,10 +3,12 @@ RecursiveCharacterTextSplitter and MarkdownHeaderTextSplitter on the markdown.""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 from visualiser.errors import BadParameter
-from visualiser.markdown import SourceMarkdown
+from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
     COUNTING_TOKENIZER,
@@ -15,9 +17,12 @@ from visualiser.strategies.reference.common import (
     window_chunks,
 )
 from visualiser.strategies.reference.langchain_split import (
+    HEADER_MARKS,
+    HeaderSection,
     markdown_header_splitter,
     recursive_character_splitter,
 )
+from visualiser.strategies.reference.libraries import LANGCHAIN, rewritten, slices
 from visualiser.strategies.structure_aware import SECTION
 
 RECURSIVE_BANNER = (
@@ -59,11 +64,21 @@ class LangChainRecursive(Strategy):
     def banner_for(cls, settings: dict[str, Any]) -> str | None:
         return overlap_banner(RECURSIVE_BANNER, settings["chunk_overlap"])
 
+    @classmethod
+    def implementation(cls) -> str:
+        return LANGCHAIN.implementation()
+
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
         size, overlap = settings["chunk_size"], settings["chunk_overlap"]
-        texts = (source.traced(c.start, c.end).strip() if c.strip
-                 else source.traced(c.start, c.end)
-                 for c in recursive_character_splitter(source.text, size, overlap))
+        library = LANGCHAIN.load()
+        if library is not None:
+            splitter = library.RecursiveCharacterTextSplitter(chunk_size=size,
+                                                              chunk_overlap=overlap)
+            texts: Iterable[Traced] = slices(source, splitter.split_text(source.text), overlap)
+        else:
+            texts = (source.traced(c.start, c.end).strip() if c.strip
+                     else source.traced(c.start, c.end)
+                     for c in recursive_character_splitter(source.text, size, overlap))
         return window_chunks(texts, size, overlap, "characters")
 
 
@@ -87,8 +102,16 @@ class LangChainMarkdownHeaders(Strategy):
         COUNTING_TOKENIZER,
     )
 
+    @classmethod
+    def implementation(cls) -> str:
+        return LANGCHAIN.implementation()
+
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
-        sections = markdown_header_splitter(source.traced(), settings["strip_headers"])
+        library = LANGCHAIN.load()
+        if library is not None:
+            sections = _library_sections(library, source, settings["strip_headers"])
+        else:
+            sections = markdown_header_splitter(source.traced(), settings["strip_headers"])
         return [
             Chunk(section.text, "text",
                   heading_path=tuple(section.headers[level] for level in sorted(section.headers)),
@@ -96,3 +119,19 @@ class LangChainMarkdownHeaders(Strategy):
                           "headings_stripped": settings["strip_headers"]})
             for number, section in enumerate(sections, start=1)
         ]
+
+
+# The splitter's metadata names for heading levels 1 to 4 (any names would do: they
+# are read back into levels).
+_HEADER_NAMES = {mark: f"Header {len(mark)}" for mark in HEADER_MARKS}
+
+
+def _library_sections(library: ModuleType, source: SourceMarkdown,
+                      strip_headers: bool) -> list[HeaderSection]:
+    splitter = library.MarkdownHeaderTextSplitter(list(_HEADER_NAMES.items()),
+                                                  strip_headers=strip_headers)
+    documents = splitter.split_text(source.text)
+    levels = {name: len(mark) for mark, name in _HEADER_NAMES.items()}
+    texts = rewritten(source, [d.page_content for d in documents])
+    return [HeaderSection(text, {levels[k]: v for k, v in d.metadata.items() if k in levels})
+            for text, d in zip(texts, documents, strict=True)]

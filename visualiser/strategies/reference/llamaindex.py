@@ -3,11 +3,12 @@ TokenTextSplitter, chunk for chunk, on the document's markdown."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, ClassVar
 
 from visualiser.errors import BadParameter
-from visualiser.markdown import SourceMarkdown
+from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
     WINDOW,
@@ -16,11 +17,12 @@ from visualiser.strategies.reference.common import (
     traced_span,
     window_chunks,
 )
+from visualiser.strategies.reference.libraries import LLAMAINDEX, slices
 from visualiser.strategies.reference.llamaindex_split import (
     sentence_splitter,
     token_text_splitter,
 )
-from visualiser.tokenizers import ENCODINGS
+from visualiser.tokenizers import ENCODINGS, get_encoding
 
 # A single character is at most 4 tokens, so no piece can outgrow a chunk of 8.
 MIN_CHUNK_TOKENS = 8
@@ -59,7 +61,8 @@ class _LlamaIndexSplitter(Strategy):
     rules = (WINDOW,)
     windows_cut_tables = True
     banner_template: ClassVar[str]
-    splitter: ClassVar[Callable[..., list[list[Any]]]]
+    splitter: ClassVar[Callable[..., list[list[Any]]]]  # the port
+    library_splitter: ClassVar[str]  # the library's class of the same behaviour
 
     @classmethod
     def check(cls, settings: dict[str, Any]) -> None:
@@ -69,11 +72,24 @@ class _LlamaIndexSplitter(Strategy):
     def banner_for(cls, settings: dict[str, Any]) -> str | None:
         return overlap_banner(cls.banner_template, settings["chunk_overlap"])
 
+    @classmethod
+    def implementation(cls) -> str:
+        return LLAMAINDEX.implementation()
+
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
         size, overlap = settings["chunk_size"], settings["chunk_overlap"]
-        chunks = type(self).splitter(source.text, size, overlap,
-                                     TokenCounter(settings["tokenizer"]))
-        texts = (traced_span(source, [(p.start, p.end) for p in c]) for c in chunks)
+        library = LLAMAINDEX.load()
+        texts: Iterable[Traced]
+        if library is not None:
+            # Special tokens count as text, as TokenCounter counts them for the port.
+            tokenizer = partial(get_encoding(settings["tokenizer"]).encode, allowed_special="all")
+            splitter = getattr(library, self.library_splitter)(
+                chunk_size=size, chunk_overlap=overlap, tokenizer=tokenizer)
+            texts = slices(source, splitter.split_text(source.text))
+        else:
+            chunks = type(self).splitter(source.text, size, overlap,
+                                         TokenCounter(settings["tokenizer"]))
+            texts = (traced_span(source, [(p.start, p.end) for p in c]) for c in chunks)
         return window_chunks(texts, size, overlap, "tokens")
 
 
@@ -91,6 +107,7 @@ class LlamaIndexSentence(_LlamaIndexSplitter):
     banner = SENTENCE_BANNER.format(overlap=200)
     params = _params(1024, 200, "tokens of whole sentences a chunk repeats from the one before")
     splitter = staticmethod(sentence_splitter)
+    library_splitter = "SentenceSplitter"
 
 
 @register
@@ -107,3 +124,4 @@ class LlamaIndexToken(_LlamaIndexSplitter):
     banner = TOKEN_BANNER.format(overlap=20)
     params = _params(1024, 20, "tokens of words a chunk repeats from the one before")
     splitter = staticmethod(token_text_splitter)
+    library_splitter = "TokenTextSplitter"
