@@ -15,11 +15,11 @@ export function sendFile(url, file, onProgress) {
       if (event.lengthComputable) onProgress(event.loaded / event.total);
     });
     request.addEventListener("load", () => {
-      let body = null;
+      let body;
       try {
         body = JSON.parse(request.responseText);
       } catch {
-        body = null;
+        body = null; // not JSON (a proxy's error page, an empty answer)
       }
       resolve({ status: request.status, body });
     });
