@@ -59,6 +59,7 @@ class TokenCounter:
     def __init__(self, encoding: str) -> None:
         self._encode = get_encoding(encoding).encode
         self._cache: dict[str, int] = {}
+        self._tokens: dict[str, list[int]] = {}
 
     def __call__(self, text: str) -> int:
         if len(text) > _CACHED_UP_TO:
@@ -67,6 +68,16 @@ class TokenCounter:
         if count is None:
             count = self._cache[text] = len(self._encode(text, allowed_special="all"))
         return count
+
+    def tokens(self, text: str) -> list[int]:
+        """The tokens themselves, short pieces' cached the same way: the tokenizer to
+        hand a library that counts by `len(tokenizer(text))` (LlamaIndex's splitters)."""
+        if len(text) > _CACHED_UP_TO:
+            return self._encode(text, allowed_special="all")
+        tokens = self._tokens.get(text)
+        if tokens is None:
+            tokens = self._tokens[text] = self._encode(text, allowed_special="all")
+        return tokens
 
 
 def split_keeping_separator(text: str, start: int, end: int, separator: str) -> list[Span]:

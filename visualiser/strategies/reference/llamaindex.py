@@ -4,7 +4,6 @@ TokenTextSplitter, chunk for chunk, on the document's markdown."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
 from typing import Any, ClassVar
 
 from visualiser.errors import BadParameter
@@ -22,7 +21,7 @@ from visualiser.strategies.reference.llamaindex_split import (
     sentence_splitter,
     token_text_splitter,
 )
-from visualiser.tokenizers import ENCODINGS, get_encoding
+from visualiser.tokenizers import ENCODINGS
 
 # A single character is at most 4 tokens, so no piece can outgrow a chunk of 8.
 MIN_CHUNK_TOKENS = 8
@@ -81,10 +80,11 @@ class _LlamaIndexSplitter(Strategy):
         library = LLAMAINDEX.load()
         texts: Iterable[Traced]
         if library is not None:
-            # Special tokens count as text, as TokenCounter counts them for the port.
-            tokenizer = partial(get_encoding(settings["tokenizer"]).encode, allowed_special="all")
+            # Special tokens count as text, as for the port; the same words are counted
+            # thousands of times, so short pieces' tokens are cached.
             splitter = getattr(library, self.library_splitter)(
-                chunk_size=size, chunk_overlap=overlap, tokenizer=tokenizer)
+                chunk_size=size, chunk_overlap=overlap,
+                tokenizer=TokenCounter(settings["tokenizer"]).tokens)
             texts = slices(source, splitter.split_text(source.text))
         else:
             chunks = type(self).splitter(source.text, size, overlap,
