@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from visualiser.layout.model import Block, Layout, Word
+from visualiser.patterns import NUMBERED_ITEM
 
 SYNTHETIC = -1
-_NUMBERED = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 
 _ONE_SYNTHETIC = array("i", [SYNTHETIC])  # the owner of a space: most synthetic text
 MdKind = Literal["heading", "paragraph", "list", "table", "image", "code"]
@@ -194,7 +194,7 @@ def build_markdown(layout: Layout) -> SourceMarkdown:
                     out.synthetic("\n")
                 item_start = out.length
                 words = layout.block_words(block)
-                if not _NUMBERED.match(layout.words[words[0]].text):
+                if not NUMBERED_ITEM.match(layout.words[words[0]].text):
                     out.synthetic("- ")  # bullets: the glyph is not a word; "1." is
                 _write_words(out, layout, words)
                 items.append((item_start, out.length))

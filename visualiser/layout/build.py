@@ -8,12 +8,10 @@ previous page continues it.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from visualiser.geometry import BBox, union
 from visualiser.layout.headings import (
-    CAPTION,
     DocumentStyle,
     is_section_number,
     looks_like_heading,
@@ -23,10 +21,7 @@ from visualiser.layout.headings import (
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.lines import drop_running_lines, join_rows
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
-
-_BULLETS = {"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"}
-_NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
-
+from visualiser.patterns import BULLETS, CAPTION, NUMBERED_ITEM
 
 # What an engine's role makes of a line; "running" lines never reach a block.
 _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragraph",
@@ -119,7 +114,7 @@ class _Builder:
                 self._add_table(item, index == 0) if item.kind == "table" else self._add_image(item)
                 continue
             raw = item.line
-            if raw.text.strip() in _BULLETS:
+            if raw.text.strip() in BULLETS:
                 after_bullet = True
                 continue
             line_kind, line_level = self._classify(raw, item)
@@ -160,7 +155,7 @@ class _Builder:
             return "code", 0
         first = raw.words[0][1]
         smallest_heading = min(self.style.levels, default=float("inf"))
-        if first in _BULLETS or (_NUMBERED_ITEM.match(first) and size < smallest_heading):
+        if first in BULLETS or (NUMBERED_ITEM.match(first) and size < smallest_heading):
             return "list_item", 0
         if size in self.style.levels and not CAPTION.match(raw.text):
             return "heading", self.style.levels[size]
@@ -168,7 +163,7 @@ class _Builder:
 
     def _add_line(self, words: list[WordBox], bbox: BBox, *, skip_bullet: bool = False) -> int:
         line_id = len(self.layout.lines)
-        if skip_bullet and len(words) > 1 and words[0][1] in _BULLETS:
+        if skip_bullet and len(words) > 1 and words[0][1] in BULLETS:
             words = words[1:]  # the list marker: markdown writes "- " instead
         first = len(self.layout.words)
         self.layout.words.extend(

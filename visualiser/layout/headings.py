@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from visualiser.layout.items import PageRead, RawLine
+from visualiser.patterns import CAPTION
 
 MAX_HEADING_WORDS = 20  # longer is a sentence set large, not a heading
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -29,7 +30,6 @@ _DIVISION = re.compile(
     r"^(TITLE|CHAPTER|PART|ARTICLE|SECTION|ANNEX|APPENDIX|SCHEDULE|Title|Chapter|Part|"
     r"Article|Section|Annex|Appendix|Schedule)\s+([IVXLC]+|\d+[A-Z]?|[A-Z])\b[.:]?")
 _OPEN_END = (",", ";", "-", "–")
-CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
 
 
 def size_class(size: float) -> float:

@@ -3,15 +3,14 @@ left out, pieces of one row joined into one line."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from visualiser.geometry import union
 from visualiser.layout.headings import size_class
 from visualiser.layout.items import Item, PageRead, RawLine
+from visualiser.patterns import numbers_aside
 
 RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
-_DIGITS = re.compile(r"\d+")
 
 
 def join_rows(items: list[Item]) -> list[Item]:
@@ -70,7 +69,7 @@ def drop_running_lines(pages: list[PageRead]) -> int:
         top, bottom = item.bbox[1], item.bbox[3]
         band = "head" if bottom < height * RUNNING_MARGIN else (
             "foot" if top > height * (1 - RUNNING_MARGIN) else None)
-        return (band, _DIGITS.sub("#", item.line.text.strip().casefold())) if band else None
+        return (band, numbers_aside(item.line.text)) if band else None
 
     seen: Counter[tuple[str, str]] = Counter()
     for page in pages:

@@ -37,6 +37,7 @@ from visualiser.layout import pages as builtin
 from visualiser.layout.engines import LayoutEngine, LayoutOptions, Progress, register
 from visualiser.layout.items import Item, PageRead, RawLine, Role, WordBox
 from visualiser.mupdf import LOCK
+from visualiser.patterns import numbers_aside
 
 NAME = "pymupdf-layout"
 _DISTRIBUTIONS = ("pymupdf-layout", "pymupdf4llm")
@@ -475,7 +476,6 @@ def _with_levels(reads: list[_PageModel]) -> list[PageRead]:
     return [read.read for read in reads]
 
 
-_DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^\W*(page\s*)?\d+(\s*(of|/)\s*\d+)?\W*$", re.IGNORECASE)
 
 
@@ -486,7 +486,7 @@ def _confirm_running(pages: list[PageRead]) -> None:
     those words belong in the chunks: they stay, as notes beside the body."""
     def key(item: Item) -> str:
         assert item.line is not None
-        return _DIGITS.sub("#", item.line.text.strip().casefold())
+        return numbers_aside(item.line.text)
 
     seen: dict[str, set[int]] = {}
     for page in pages:

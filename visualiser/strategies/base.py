@@ -207,7 +207,8 @@ class Strategy(ABC):
 
     @classmethod  # noqa: B027 (an optional hook: most strategies need no cross-checks)
     def check(cls, settings: dict[str, Any]) -> None:
-        """Cross-parameter rules (e.g. overlap < size); raise BadParameter."""
+        """Cross-parameter rules beyond the overlap of `sizing` (which `check_overlap`
+        checks for every strategy); raise BadParameter."""
 
     @abstractmethod
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]: ...
@@ -246,9 +247,13 @@ class Strategy(ABC):
 
 
 def check_overlap(settings: Mapping[str, Any], size_name: str, overlap_name: str) -> None:
-    """An overlap of at most half the size: beyond it every word is stored more than
-    twice, and a window advancing by one unit makes as many chunks as the text is long."""
+    """An overlap smaller than the size (a window must advance), and at most half of it:
+    beyond that every word is stored more than twice, and a window advancing by one unit
+    makes as many chunks as the text is long. Run for every strategy that declares its
+    `sizing`; a strategy with an overlap it does not declare there calls it in `check`."""
     size, overlap = settings[size_name], settings[overlap_name]
+    if overlap >= size:
+        raise BadParameter(overlap_name, f"must be smaller than {size_name} ({size})")
     if overlap > size // 2:
         raise LimitExceeded(
             overlap_name, f"at most half of {size_name} ({size} // 2 = {size // 2}), got "

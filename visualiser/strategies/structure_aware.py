@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from visualiser.errors import BadParameter
 from visualiser.layout.ml import NAME as ML_ENGINE  # its headings come from a model
 from visualiser.markdown import MdBlock, SourceMarkdown, Traced
+from visualiser.patterns import CAPTION
 from visualiser.strategies.base import (
     Chunk,
     ChunkType,
@@ -33,7 +33,6 @@ from visualiser.strategies.base import (
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import ENCODINGS, count_tokens
 
-_CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
 _FOOTNOTE = re.compile(r"^(\*|†|‡|note[s]?\b|source[s]?\b)", re.IGNORECASE)
 _BLOCK_TYPE: dict[str, ChunkType] = {"table": "table", "list": "list", "image": "image",
                                      "code": "code"}
@@ -101,11 +100,8 @@ class StructureAware(Strategy):
 
     @classmethod
     def check(cls, settings: dict[str, Any]) -> None:
-        if settings["overlap_token_size"] >= settings["max_token_size"]:
-            raise BadParameter(
-                "overlap_token_size",
-                f"must be smaller than max_token_size ({settings['max_token_size']})",
-            )
+        # Its overlap only cuts an over-long paragraph, so it is not `sizing` (which
+        # says the whole text goes through windows), but the same limits hold.
         check_overlap(settings, "max_token_size", "overlap_token_size")
 
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
@@ -266,9 +262,9 @@ class _Splitter:
         """Is this paragraph a caption or intro line for the block `following` it?"""
         if following is None:
             return False
-        if following.kind == "table" and _CAPTION.match(text):
+        if following.kind == "table" and CAPTION.match(text):
             return self.s["include_table_caption"]
-        if following.kind in ("table", "image") and _CAPTION.match(text):
+        if following.kind in ("table", "image") and CAPTION.match(text):
             return True
         if following.kind == "list" and text.rstrip().endswith(":"):
             return self.s["keep_heading_with_list"]
@@ -295,7 +291,7 @@ def _section_type(blocks: list[MdBlock], text: str) -> ChunkType:
         if body and sizes.get(kind, 0) * 3 >= body:
             return _BLOCK_TYPE[kind]
     if "image" in sizes and all(
-            b.kind in ("heading", "image") or _CAPTION.match(text[b.start:b.end])
+            b.kind in ("heading", "image") or CAPTION.match(text[b.start:b.end])
             for b in blocks):
         return "image"
     return "text"

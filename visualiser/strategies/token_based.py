@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import (
     EMBEDDING_LIMIT,
@@ -241,14 +240,6 @@ class TokenBased(Strategy):
         for n, index in enumerate(context):
             numbers += ([", "] if n else []) + [index]
         return [cls._intro + head.format(**words), *numbers, tail.format(**words) + cls._default]
-
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        if settings["chunk_overlap_token_size"] >= settings["chunk_token_size"]:
-            raise BadParameter(
-                "chunk_overlap_token_size",
-                f"must be smaller than chunk_token_size ({settings['chunk_token_size']})",
-            )
 
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
         size = settings["chunk_token_size"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
@@ -31,22 +30,12 @@ TOKENS_BANNER = _banner("tokens")
 CHARS_BANNER = _banner("characters")
 
 
-def _check_step(settings: dict[str, Any]) -> None:
-    if settings["chunk_overlap"] >= settings["chunk_size"]:
-        raise BadParameter("chunk_overlap",
-                           f"must be smaller than chunk_size ({settings['chunk_size']})")
-
-
 class _FixedWindows(Strategy):
     """Both naive splitters: a window size, a step, and the overlap banner."""
 
     banner_template: ClassVar[str]
     rules = (WINDOW,)
     windows_cut_tables = True
-
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        _check_step(settings)
 
     @classmethod
     def banner_for(cls, settings: dict[str, Any]) -> str | None:

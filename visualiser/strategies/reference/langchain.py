@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
-from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
@@ -53,12 +52,6 @@ class LangChainRecursive(Strategy):
               "characters a chunk may repeat from the one before", 0, 1_000_000),
         COUNTING_TOKENIZER,
     )
-
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        if settings["chunk_overlap"] > settings["chunk_size"]:
-            raise BadParameter("chunk_overlap",
-                               f"must not exceed chunk_size ({settings['chunk_size']})")
 
     @classmethod
     def banner_for(cls, settings: dict[str, Any]) -> str | None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
-from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
@@ -46,13 +45,6 @@ def _params(size: int, overlap: int, overlap_help: str) -> tuple[Param, ...]:
     )
 
 
-def _check_overlap(settings: dict[str, Any]) -> None:
-    # LlamaIndex refuses an overlap larger than the chunk; equal is allowed.
-    if settings["chunk_overlap"] > settings["chunk_size"]:
-        raise BadParameter("chunk_overlap",
-                           f"must not exceed chunk_size ({settings['chunk_size']})")
-
-
 class _LlamaIndexSplitter(Strategy):
     """What both LlamaIndex splitters share; each names its splitter and banner text."""
 
@@ -62,10 +54,6 @@ class _LlamaIndexSplitter(Strategy):
     banner_template: ClassVar[str]
     splitter: ClassVar[Callable[..., list[list[Any]]]]  # the port
     library_splitter: ClassVar[str]  # the library's class of the same behaviour
-
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        _check_overlap(settings)
 
     @classmethod
     def banner_for(cls, settings: dict[str, Any]) -> str | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from visualiser.errors import BadParameter
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import Chunk, Param, Strategy, register
 from visualiser.strategies.token_based import (
@@ -63,14 +62,6 @@ class TableHeaderAware(Strategy):
               16, 100_000, optional=True),
         Param("tokenizer", "choice", "cl100k_base", "tiktoken encoding", choices=ENCODINGS),
     )
-
-    @classmethod
-    def check(cls, settings: dict[str, Any]) -> None:
-        if settings["chunk_overlap_token_size"] >= settings["chunk_token_size"]:
-            raise BadParameter(
-                "chunk_overlap_token_size",
-                f"must be smaller than chunk_token_size ({settings['chunk_token_size']})",
-            )
 
     @classmethod
     def banner_for(cls, settings: dict[str, Any]) -> str | None:

@@ -1,0 +1,25 @@
+"""Text patterns recognised in more than one place, defined once.
+
+The layout reader uses them to tell what a line is (a caption is not a heading, "3."
+starts a list item) and the markdown writer and strategies to tell what a block is
+(a caption travels with its table, a numbered item keeps its number). One definition
+each, so what the layout calls a caption is what the strategies keep with its table.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "Table 3", "Figure 2a", "Fig. 1", "Exhibit B", "Schedule 4": a caption line
+CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
+# The marker of a numbered list item, as a word of its own: "3.", "b)", "iv."
+NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
+# Bullet glyphs a list item starts with (a glyph is not a word of the item)
+BULLETS = frozenset({"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"})
+_DIGITS = re.compile(r"\d+")
+
+
+def numbers_aside(text: str) -> str:
+    """A line's text as running heads and feet are compared: case and numbers aside
+    ("Page 3 of 9" and "page 4 of 9" are the same line)."""
+    return _DIGITS.sub("#", text.strip().casefold())
