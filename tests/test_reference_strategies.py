@@ -32,7 +32,7 @@ from visualiser.pipeline import chunk_report
 from visualiser.strategies import STRATEGIES, get_strategy
 from visualiser.strategies.reference.libraries import LANGCHAIN, LLAMAINDEX
 from visualiser.strategies.reference.punkt import sentence_starts
-from visualiser.strategies.token_based import split_tables, strip_separator_rows
+from visualiser.strategies.table_split import split_tables, strip_separator_rows
 from visualiser.tokenizers import get_encoding
 
 REFERENCE = ("llamaindex_sentence", "llamaindex_token", "langchain_recursive",

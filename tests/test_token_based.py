@@ -9,7 +9,7 @@ from visualiser.errors import BadParameter
 from visualiser.markdown import Traced
 from visualiser.pipeline import chunk_report
 from visualiser.strategies import get_strategy
-from visualiser.strategies.token_based import split_tables, strip_separator_rows
+from visualiser.strategies.table_split import split_tables, strip_separator_rows
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import get_encoding
 
@@ -63,7 +63,7 @@ def test_separator_rows_are_stripped_and_tables_found_with_their_caption():
     md = ("Intro paragraph.\n\n## 3. Rates\n\nTable 1: Rates\n\n| a | b |\n|---|---|\n"
           "| 1 | 2 |\n\nNote: excludes VAT\n\nAfter.")
     parts = split_tables(strip_separator_rows(Traced.of_source(md)))
-    assert [type(p).__name__ for p in parts] == ["Traced", "_Table", "Traced"]
+    assert [type(p).__name__ for p in parts] == ["Traced", "MarkdownTable", "Traced"]
     table = parts[1]
     assert [line.text for line in table.lead] == ["## 3. Rates", "Table 1: Rates"]
     assert table.header.text == "| a | b |" and [r.text for r in table.rows] == ["| 1 | 2 |"]

@@ -11,9 +11,7 @@ neighbours on purpose.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from visualiser.markdown import SourceMarkdown, Traced
@@ -29,96 +27,14 @@ from visualiser.strategies.base import (
     register,
     window_overlap,
 )
-from visualiser.strategies.windows import token_windows
-from visualiser.tokenizers import ENCODINGS, count_tokens
-
-HEADING_LOOKBACK_LINES = 6
-MAX_BLANKS_BEFORE_TABLE = 2
-
-_SEPARATOR_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_HEADING_LIKE = re.compile(
-    r"^\s*(#{1,6}\s+\S|\*\*[^*]+\*\*\s*:?\s*$|(table|figure|exhibit|schedule)\s+[\dA-Z])",
-    re.IGNORECASE,
+from visualiser.strategies.table_split import (
+    MarkdownTable,
+    prose_windows,
+    split_tables,
+    strip_separator_rows,
+    table_chunks,
 )
-_FOOTNOTE_LIKE = re.compile(r"^\s*(\*|†|‡|note[s]?\b|source[s]?\b|\(\d+\)|\[\d+\])", re.I)
-
-
-@dataclass(slots=True)
-class _Table:
-    lead: list[Traced]  # heading/caption lines carried with the table
-    header: Traced
-    rows: list[Traced]
-    footer: list[Traced]
-
-
-def strip_separator_rows(text: Traced) -> Traced:
-    """Drop markdown table separator lines (`|---|---|`): they cost tokens, say nothing."""
-    return Traced.join("\n", [line for line in text.lines() if not _SEPARATOR_ROW.match(line.text)])
-
-
-def split_tables(text: Traced) -> list[Traced | _Table]:
-    """Prose segments and tables, in document order."""
-    lines = text.lines()
-    out: list[Traced | _Table] = []
-    prose_from = 0
-    n = 0
-    while n < len(lines):
-        if not _TABLE_ROW.match(lines[n].text):
-            n += 1
-            continue
-        end = n
-        while end < len(lines) and _TABLE_ROW.match(lines[end].text):
-            end += 1
-        lead_from = _lead_start(lines, n, floor=prose_from)
-        foot_to = _footer_end(lines, end)
-        prose = Traced.join("\n", lines[prose_from:lead_from])
-        if prose.text.strip():
-            out.append(prose)
-        out.append(_Table(
-            lead=[line for line in lines[lead_from:n] if line.text.strip()],
-            header=lines[n],
-            rows=lines[n + 1 : end],
-            footer=[line for line in lines[end:foot_to] if line.text.strip()],
-        ))
-        prose_from = n = foot_to
-    rest = Traced.join("\n", lines[prose_from:])
-    if rest.text.strip():
-        out.append(rest)
-    return out
-
-
-def _lead_start(lines: list[Traced], table_at: int, floor: int) -> int:
-    """First line of the heading/caption above a table, or `table_at` if none.
-
-    Looks at most six lines up, past at most two blank lines, and takes the nearest
-    heading-like line together with any heading-like lines right above it.
-    """
-    start = table_at
-    blanks = 0
-    for n in range(table_at - 1, max(floor, table_at - HEADING_LOOKBACK_LINES) - 1, -1):
-        line = lines[n].text
-        if not line.strip():
-            blanks += 1
-            if blanks > MAX_BLANKS_BEFORE_TABLE:
-                break
-            continue
-        if not _HEADING_LIKE.match(line):
-            break
-        start = n
-    return start
-
-
-def _footer_end(lines: list[Traced], after: int) -> int:
-    """End of the footnote lines directly under a table (one blank line allowed)."""
-    end = after
-    n = after
-    if n < len(lines) and not lines[n].text.strip():
-        n += 1
-    while n < len(lines) and _FOOTNOTE_LIKE.match(lines[n].text):
-        n += 1
-        end = n
-    return end
+from visualiser.tokenizers import ENCODINGS, count_tokens
 
 
 def _window_why(o: Mapping[str, Any], c: Context) -> str:
@@ -250,10 +166,7 @@ class TokenBased(Strategy):
         segments = split_tables(strip_separator_rows(source.traced()))
         for segment_no, segment in enumerate(segments):
             if isinstance(segment, Traced):
-                for w in token_windows(segment, size, overlap, encoding):
-                    chunks.append(Chunk(w.text, "text", origin={
-                        "rule": "token_window", "segment": segment_no, "window": w.number,
-                        "of": w.of, "size": size, "overlap": overlap}))
+                chunks.extend(prose_windows(segment, segment_no, size, overlap, encoding))
             else:
                 chunks.extend(_table_chunks(segment, segment_no, table_limit, encoding))
         if settings["table_context"]:
@@ -261,32 +174,15 @@ class TokenBased(Strategy):
         return chunks
 
 
-def _table_chunks(table: _Table, table_no: int, limit: int, encoding: str) -> list[Chunk]:
-    whole = Traced.join("\n", [*table.lead, table.header, *table.rows, *table.footer])
-    whole_tokens = count_tokens(whole.text, encoding)
-    if whole_tokens <= limit:
-        return [Chunk(whole, "table", origin={"rule": "table", "table": table_no})]
-    parts: list[list[Traced]] = [[]]
-    fixed = count_tokens(Traced.join("\n", [*table.lead, table.header]).text, encoding)
-    used = fixed
-    for row in table.rows:
-        row_tokens = count_tokens(row.text, encoding) + 1  # + the newline
-        if parts[-1] and used + row_tokens > limit:
-            parts.append([])
-            used = count_tokens(table.header.text, encoding)
-        parts[-1].append(row)
-        used += row_tokens
-    chunks = []
-    for n, rows in enumerate(parts, start=1):
-        lead = table.lead if n == 1 else []
-        foot = table.footer if n == len(parts) else []
-        text = Traced.join("\n", [*lead, table.header, *rows, *foot])
-        chunks.append(Chunk(text, "table", origin={
-            "rule": "table_part", "table": table_no, "part": n, "of": len(parts),
-            "limit": limit}))
-    if whole_tokens <= EMBEDDING_LIMIT:
-        chunks.append(Chunk(whole, "table_full", origin={
-            "rule": "table_full", "table": table_no, "parts": len(parts)}))
+def _table_chunks(table: MarkdownTable, number: int, limit: int, encoding: str) -> list[Chunk]:
+    """The table's chunk or parts, and for a split table the whole of it besides
+    (rule `table_full`) when that fits an embedding."""
+    chunks = table_chunks(table, number, limit, encoding, lead_in_every_part=False)
+    if len(chunks) > 1:
+        whole = Traced.join("\n", [*table.lead, table.header, *table.rows, *table.footer])
+        if count_tokens(whole.text, encoding) <= EMBEDDING_LIMIT:
+            chunks.append(Chunk(whole, "table_full", origin={
+                "rule": "table_full", "table": number, "parts": len(chunks)}))
     return chunks
 
 

@@ -7,28 +7,18 @@ of a table stands on its own because it carries the table's title and column nam
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import Chunk, Param, Strategy, register
-from visualiser.strategies.token_based import (
-    TABLE_PART,
-    TOKEN_WINDOW,
-    WHOLE_TABLE,
+from visualiser.strategies.table_split import (
+    prose_windows,
     split_tables,
     strip_separator_rows,
+    table_chunks,
 )
-from visualiser.strategies.windows import token_windows
-from visualiser.tokenizers import ENCODINGS, count_tokens
-
-
-class TableLines(Protocol):
-    """A table as `split_tables` finds it."""
-
-    lead: list[Traced]  # heading/caption lines above it
-    header: Traced
-    rows: list[Traced]
-    footer: list[Traced]
+from visualiser.strategies.token_based import TABLE_PART, TOKEN_WINDOW, WHOLE_TABLE
+from visualiser.tokenizers import ENCODINGS
 
 TABLE_BANNER = (
     "Tables too big for one chunk are split between rows, and every part repeats the "
@@ -76,54 +66,8 @@ class TableHeaderAware(Strategy):
         chunks: list[Chunk] = []
         for number, segment in enumerate(split_tables(strip_separator_rows(source.traced()))):
             if isinstance(segment, Traced):
-                chunks.extend(
-                    Chunk(w.text, "text", origin={
-                        "rule": "token_window", "segment": number, "window": w.number,
-                        "of": w.of, "size": size, "overlap": overlap})
-                    for w in token_windows(segment, size, overlap, encoding))
+                chunks.extend(prose_windows(segment, number, size, overlap, encoding))
             else:
-                chunks.extend(table_chunks(segment, number, limit, encoding))
+                chunks.extend(table_chunks(segment, number, limit, encoding,
+                                           lead_in_every_part=True))
         return chunks
-
-
-def table_chunks(table: TableLines, number: int, limit: int, encoding: str) -> list[Chunk]:
-    head = [*table.lead, table.header]
-    whole = Traced.join("\n", [*head, *table.rows, *table.footer])
-    if not table.rows or count_tokens(whole.text, encoding) <= limit:
-        return [Chunk(whole, "table", origin={"rule": "table", "table": number})]
-    groups = row_groups(table, limit, encoding)
-    return [
-        Chunk(Traced.join("\n", [*head, *rows, *(table.footer if n == len(groups) else [])]),
-              "table", origin={"rule": "table_part", "table": number, "part": n,
-                               "of": len(groups), "limit": limit})
-        for n, rows in enumerate(groups, start=1)
-    ]
-
-
-def row_groups(table: TableLines, limit: int, encoding: str) -> list[list[Traced]]:
-    """Rows packed greedily under `limit` tokens, counting the repeated head in every
-    part and the footer in the last. Each row is counted once (plus its newline); the
-    exact count of a finished part is then checked, giving rows back if BPE merges
-    across lines made the estimate short. Every part holds at least one row."""
-    rows = table.rows
-    head = count_tokens(Traced.join("\n", [*table.lead, table.header]).text, encoding)
-    row_tokens = [count_tokens(row.text, encoding) + 1 for row in rows]
-    groups: list[list[Traced]] = []
-    start = 0
-    while start < len(rows):
-        end, used = start + 1, head + row_tokens[start]
-        while end < len(rows) and used + row_tokens[end] <= limit:
-            used += row_tokens[end]
-            end += 1
-        while end - start > 1 and _part_tokens(table, rows[start:end], end == len(rows),
-                                               encoding) > limit:
-            end -= 1
-        groups.append(rows[start:end])
-        start = end
-    return groups
-
-
-def _part_tokens(table: TableLines, rows: list[Traced], last: bool, encoding: str) -> int:
-    footer = table.footer if last else []
-    text = Traced.join("\n", [*table.lead, table.header, *rows, *footer])
-    return count_tokens(text.text, encoding)
