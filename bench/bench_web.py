@@ -24,6 +24,7 @@ import pymupdf
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.conftest_web import make_long_pdf  # noqa: E402
 from visualiser.resources import samples_dir  # noqa: E402
 from visualiser.web import create_app  # noqa: E402
 
@@ -51,32 +52,6 @@ def baseline(data: bytes) -> None:
         for page in document:
             page.get_text("words")
 
-
-def make_long_pdf(path: Path, pages: int) -> None:
-    """Text pages with a heading and paragraphs, and a ruled table every tenth page."""
-    with pymupdf.open() as document:
-        for number in range(1, pages + 1):
-            page = document.new_page(width=612, height=792)
-            page.insert_text((72, 90), f"Section {number}", fontsize=16, fontname="hebo")
-            y = 120
-            for paragraph in range(3):
-                text = (
-                    f"Paragraph {paragraph + 1} of section {number} sets out what the parties "
-                    "agreed about deliveries, charges, service levels and remedies. "
-                ) * 4
-                page.insert_textbox(pymupdf.Rect(72, y, 540, y + 120), text, fontsize=10)
-                y += 140
-            if number % 10 == 0:
-                for row in range(5):
-                    top = y + row * 20
-                    page.draw_line((72, top), (540, top))
-                    for col, x in enumerate((76, 232, 388)):
-                        label = "Service" if row == 0 else f"Item {row}.{col}"
-                        page.insert_text((x, top + 14), label, fontsize=10)
-                page.draw_line((72, y + 100), (540, y + 100))
-                for x in (72, 228, 384, 540):
-                    page.draw_line((x, y), (x, y + 100))
-        document.save(path)
 
 
 class Fresh:
@@ -167,7 +142,7 @@ def bench_long(scratch: Path, pages: int, repeat: int) -> None:
     samples = scratch / "long"
     samples.mkdir()
     path = samples / f"synthetic_{pages}_pages.pdf"
-    make_long_pdf(path, pages)
+    make_long_pdf(path, pages, table_every=10)
     data = path.read_bytes()
     print(f"\nSynthetic document: {path.name} ({len(data) / 2**20:.1f} MB, {pages} pages)")
     fresh = Fresh(samples, scratch)

@@ -55,8 +55,9 @@ class LiveServer:
     log: io.StringIO
 
 
-def make_long_pdf(path: Path, pages: int) -> None:
-    """A plain multi-page text document: a heading and a few paragraphs per page."""
+def make_long_pdf(path: Path, pages: int, *, table_every: int = 0) -> None:
+    """A multi-page text document: a heading and a few paragraphs per page, and with
+    `table_every` a small ruled table on every so many pages (bench/bench_web.py)."""
     with pymupdf.open() as document:
         for number in range(1, pages + 1):
             page = document.new_page(width=612, height=792)
@@ -70,7 +71,22 @@ def make_long_pdf(path: Path, pages: int) -> None:
                 rect = pymupdf.Rect(72, y, 540, y + 110)
                 page.insert_textbox(rect, text, fontsize=10, fontname="helv")
                 y += 130
+            if table_every and number % table_every == 0:
+                _ruled_table(page, y)
         document.save(path)
+
+
+def _ruled_table(page: pymupdf.Page, y: float) -> None:
+    """Five rows of three cells, ruled, from `y` down (100 points)."""
+    for row in range(5):
+        top = y + row * 20
+        page.draw_line((72, top), (540, top))
+        for col, x in enumerate((76, 232, 388)):
+            label = "Service" if row == 0 else f"Item {row}.{col}"
+            page.insert_text((x, top + 14), label, fontsize=10)
+    page.draw_line((72, y + 100), (540, y + 100))
+    for x in (72, 228, 384, 540):
+        page.draw_line((x, y), (x, y + 100))
 
 
 def make_long_table_pdf(path: Path, pages: int = 16, rows_per_page: int = 34) -> None:

@@ -9,7 +9,7 @@ from shapely import box as shapely_box
 from shapely import unary_union
 from shapely.geometry.base import BaseGeometry
 
-from visualiser.geometry import BBox, union
+from visualiser.geometry import BBox, height, shared_height, union
 from visualiser.layout.model import Layout
 
 
@@ -72,9 +72,8 @@ def _same_line(a: BBox, b: BBox) -> bool:
     """Do two rectangles overlap as parts of one line do? Lines above and below each
     other often overlap by a fraction of a point; merging those would stretch a
     partial line to the full width of its neighbour and cover words not in the chunk."""
-    shared_height = min(a[3], b[3]) - max(a[1], b[1])
     return (a[0] < b[2] and b[0] < a[2]
-            and shared_height > 0.5 * min(a[3] - a[1], b[3] - b[1]))
+            and shared_height(a, b) > 0.5 * min(height(a), height(b)))
 
 
 def region_shape(rects: Iterable[BBox]) -> BaseGeometry:

@@ -25,6 +25,22 @@ def area(box: BBox) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
 
+def height(box: BBox) -> float:
+    return box[3] - box[1]
+
+
+def overlap_area(a: BBox, b: BBox) -> float:
+    """The area `a` and `b` have in common (0 when they only touch or are apart)."""
+    common = intersection(a, b)
+    return area(common) if common is not None else 0.0
+
+
+def shared_height(a: BBox, b: BBox) -> float:
+    """How much of their heights two boxes share (negative: the gap between them), the
+    measure of whether two pieces of text sit on one line."""
+    return min(a[3], b[3]) - max(a[1], b[1])
+
+
 def contains(outer: BBox, inner: BBox, tolerance: float = 0.5) -> bool:
     return (
         inner[0] >= outer[0] - tolerance
@@ -36,6 +52,17 @@ def contains(outer: BBox, inner: BBox, tolerance: float = 0.5) -> bool:
 
 def centre(box: BBox) -> tuple[float, float]:
     return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def holds(box: BBox, point: tuple[float, float], slack: float = 0.0) -> bool:
+    """Is `point` inside `box` (edges included, widened by `slack` on every side)?"""
+    x, y = point
+    return (box[0] - slack <= x <= box[2] + slack) and (box[1] - slack <= y <= box[3] + slack)
+
+
+def holds_centre(box: BBox, inner: BBox) -> bool:
+    """Does `box` hold the centre of `inner` (a word belongs where its middle is)?"""
+    return holds(box, centre(inner))
 
 
 def rounded(box: BBox, digits: int = 2) -> list[float]:

@@ -22,7 +22,7 @@ import pymupdf
 from shapely import STRtree
 from shapely import box as shapely_box
 
-from visualiser.geometry import BBox
+from visualiser.geometry import BBox, height, shared_height
 
 LABEL_FONT_SIZE = 8.0
 TAG_FONT_SIZE = 7.0
@@ -170,8 +170,7 @@ def _by_first_line(regions: list[tuple[int, Mapping[str, Any]]]
         first = item[1]["rects"][0]
         if groups:
             last = groups[-1][0][1]["rects"][0]
-            shared = min(first[3], last[3]) - max(first[1], last[1])
-            if shared > 0.5 * min(first[3] - first[1], last[3] - last[1]):
+            if shared_height(first, last) > 0.5 * min(height(first), height(last)):
                 groups[-1].append(item)
                 continue
         groups.append([item])

@@ -32,7 +32,7 @@ from typing import Any
 import pymupdf
 
 from visualiser.errors import LayoutModelUnavailable
-from visualiser.geometry import BBox, area, union
+from visualiser.geometry import BBox, area, centre, height, holds, shared_height, union
 from visualiser.layout import pages as builtin
 from visualiser.layout.engines import LayoutEngine, LayoutOptions, Progress, register
 from visualiser.layout.items import Item, PageRead, RawLine, Role, WordBox
@@ -306,10 +306,9 @@ def _join_numbers_to_titles(boxes: list[_Box], by_box: dict[int, list[RawLine]])
 
 def _beside(a: BBox, b: BBox) -> bool:
     """On one row (most of the lower one's height shared) and close side by side."""
-    shared = min(a[3], b[3]) - max(a[1], b[1])
-    height = min(a[3] - a[1], b[3] - b[1])
+    lower = min(height(a), height(b))
     gap = max(a[0], b[0]) - min(a[2], b[2])
-    return height > 0 and shared >= 0.5 * height and gap < 3 * max(height, 1.0)
+    return lower > 0 and shared_height(a, b) >= 0.5 * lower and gap < 3 * max(lower, 1.0)
 
 
 def _in_text_space(box: Any, matrix: pymupdf.Matrix) -> BBox:
@@ -328,9 +327,8 @@ def _home(word: BBox, boxes: list[_Box]) -> int | None:
     """The box a word belongs to: the one its centre lies in, text before tables before
     pictures (text beside a figure often lies inside the figure's box), the smallest
     first (a caption inside a figure's box)."""
-    x, y = (word[0] + word[2]) / 2, (word[1] + word[3]) / 2
-    inside = [b for b in boxes if b.bbox[0] - _SLACK <= x <= b.bbox[2] + _SLACK
-              and b.bbox[1] - _SLACK <= y <= b.bbox[3] + _SLACK]
+    middle = centre(word)
+    inside = [b for b in boxes if holds(b.bbox, middle, _SLACK)]
     if not inside:
         return None
     rank = {"picture": 2, "table": 1}

@@ -12,7 +12,7 @@ row by row.
 
 from __future__ import annotations
 
-from visualiser.geometry import BBox
+from visualiser.geometry import BBox, centre, holds_centre
 from visualiser.layout.items import Item
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
@@ -162,8 +162,8 @@ def _columns(items: list[Item], gutters: list[Gutter]) -> list[list[Item]]:
     while gutters:
         columns: list[list[Item]] = [[] for _ in range(len(gutters) + 1)]
         for item in items:
-            centre = (item.bbox[0] + item.bbox[2]) / 2
-            columns[sum(1 for g in gutters if centre > g[1])].append(item)
+            x, _ = centre(item.bbox)
+            columns[sum(1 for g in gutters if x > g[1])].append(item)
         light = [n for n, c in enumerate(columns) if _weight(c) < 2]
         if not light:
             return [items] if _reads_as_rows(columns) else columns
@@ -218,8 +218,7 @@ def _covers_lines(box: BBox, lines: list[Item]) -> bool:
     """Does the image `box` lie under at least two text lines (a background)?"""
     inside = 0
     for line in lines:
-        x, y = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
-        if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+        if holds_centre(box, line.bbox):
             inside += 1
             if inside >= 2:
                 return True

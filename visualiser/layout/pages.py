@@ -15,7 +15,7 @@ from multiprocessing import get_context
 
 import pymupdf
 
-from visualiser.geometry import BBox, union
+from visualiser.geometry import BBox, area, centre, height, holds_centre, shared_height, union
 from visualiser.layout.engines import (
     DEFAULT_OPTIONS,
     LayoutEngine,
@@ -174,10 +174,9 @@ def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
     headings. Text that fills a picture (a heading on a tinted bar, a boxed summary)
     is body text on a background."""
     for box in pictures:
-        on_it = [i for i in items if i.line is not None and _inside_any(i.bbox, [box])]
-        inked = sum((i.bbox[2] - i.bbox[0]) * (i.bbox[3] - i.bbox[1]) for i in on_it)
-        picture = (box[2] - box[0]) * (box[3] - box[1])
-        if on_it and inked < 0.05 * picture:  # a heading on a tinted bar is no label
+        on_it = [i for i in items if i.line is not None and holds_centre(box, i.bbox)]
+        # a heading on a tinted bar is no label: its text fills the picture
+        if on_it and sum(area(i.bbox) for i in on_it) < 0.05 * area(box):
             for item in on_it:
                 item.role = "note"
 
@@ -314,9 +313,9 @@ def _written_down(piece: Piece) -> bool:
 
 def _in_line_with(piece: Piece, chains: list[list[Piece]]) -> bool:
     """Is `piece` right above or below a column (an item number set apart from it)?"""
-    x = (piece.box[0] + piece.box[2]) / 2
+    x, _ = centre(piece.box)
     width = piece.box[2] - piece.box[0]
-    return any(len(chain) > 1 and abs((chain[0].box[0] + chain[0].box[2]) / 2 - x) < 0.35 * width
+    return any(len(chain) > 1 and abs(centre(chain[0].box)[0] - x) < 0.35 * width
                for chain in chains)
 
 
@@ -340,10 +339,9 @@ def _lines_from_chars(fragments: list[Piece], *, join_rows: bool = False) -> lis
 
 
 def _same_row(row: list[Piece], piece: Piece) -> bool:
-    top, bottom = min(p.box[1] for p in row), max(p.box[3] for p in row)
-    overlap = min(bottom, piece.box[3]) - max(top, piece.box[1])
+    extent = union(p.box for p in row)
     # a row may hold fragments of two columns: `horizontal_lines` cuts it at the gutter
-    return overlap >= 0.5 * min(bottom - top, piece.box[3] - piece.box[1])
+    return shared_height(extent, piece.box) >= 0.5 * min(height(extent), height(piece.box))
 
 
 def _word_count(lines: list[RawLine]) -> int:
@@ -356,7 +354,7 @@ def _outside(lines: list[RawLine], boxes: list[BBox]) -> list[RawLine]:
         return lines
     out = []
     for line in lines:
-        kept = [w for w in line.words if not _inside_any(w[0], boxes)]
+        kept = [w for w in line.words if not any(holds_centre(b, w[0]) for b in boxes)]
         if len(kept) == len(line.words):
             out.append(line)
         elif kept:
@@ -364,7 +362,3 @@ def _outside(lines: list[RawLine], boxes: list[BBox]) -> list[RawLine]:
                                line.horizontal))
     return out
 
-
-def _inside_any(box: BBox, boxes: list[BBox]) -> bool:
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from visualiser.geometry import BBox
+from visualiser.geometry import BBox, area, centre, holds_centre, overlap_area, union
 from visualiser.layout.items import Item, WordBox
 from visualiser.layout.unruled import Word, may_hold_unruled, unruled_tables
 
@@ -297,7 +297,7 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     found, forms = ruled_tables(components, shapes, raw_words) if components else ([], [])
     if found:
         raw_words = [w for w in raw_words if not any(
-            _holds(box, (w[0] + w[2]) / 2, (w[1] + w[3]) / 2) for box, _ in found)]
+            holds_centre(box, _box(w)) for box, _ in found)]
     if aligned and raw_words and (sum(1 for w in raw_words if _CJK.search(w[4]))
                                   < CJK_SHARE * len(raw_words)):
         # Columns aligned by whitespace need words parted by spaces: CJK text has none.
@@ -307,13 +307,14 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
             if _drawn(box, strokes, to_reading):
                 continue
             box = to_text(box)
-            if not any(_overlap(box, form) > 0.1 * _area(box) for form in forms):
+            if not any(overlap_area(box, form) > 0.1 * area(box) for form in forms):
                 found.append((box, rows))
     return [Item("table", box, rows=rows) for box, rows in found]
 
 
-def _holds(box: BBox, x: float, y: float) -> bool:
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+def _box(word: tuple) -> BBox:
+    """The box of a PyMuPDF word tuple (x0, y0, x1, y1, text, block, line, word)."""
+    return (word[0], word[1], word[2], word[3])
 
 
 def _drawn(box: BBox, strokes: list[BBox], to_reading: Transform) -> bool:
@@ -321,19 +322,11 @@ def _drawn(box: BBox, strokes: list[BBox], to_reading: Transform) -> bool:
     and check boxes)? Then its columns are a form's layout, not an unruled table.
     Column rules, even drawn a row at a time (LaTeX's `|`), join into long ones."""
     inside = [b for b in map(to_reading, strokes)
-              if box[0] < (b[0] + b[2]) / 2 < box[2] and box[1] < (b[1] + b[3]) / 2 < box[3]]
+              if box[0] < centre(b)[0] < box[2] and box[1] < centre(b)[1] < box[3]]
     if not inside:
         return False
     _, vertical = _segments(inside)
     return sum(1 for s in vertical if _THIN <= s.hi - s.lo <= _FIELD_HEIGHT) >= 2
-
-
-def _overlap(a: BBox, b: BBox) -> float:
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-
-
-def _area(a: BBox) -> float:
-    return (a[2] - a[0]) * (a[3] - a[1])
 
 
 Found = list[tuple[BBox, list[list[list[WordBox]]]]]
@@ -354,7 +347,7 @@ def _space(raw_words: list[tuple], shapes: list[BBox], to_reading: Transform) ->
     lines: dict[tuple[int, int], list[Word]] = {}
     for w in words:
         lines.setdefault(w.line, []).append(w)
-    centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in map(to_reading, shapes)]
+    centres = [centre(b) for b in map(to_reading, shapes)]
     return _Space(words, [w.y for w in words], lines, centres)
 
 
@@ -368,10 +361,8 @@ def ruled_tables(components: list[tuple[list[_Segment], list[_Segment]]], shapes
     forms: list[BBox] = []
     for hs, vs in components:
         boxes = [(s.lo, s.pos, s.hi, s.pos) for s in hs] + [(s.pos, s.lo, s.pos, s.hi) for s in vs]
-        extent = (min(b[0] for b in boxes), min(b[1] for b in boxes),
-                  max(b[2] for b in boxes), max(b[3] for b in boxes))
-        inside = [w for w in raw_words
-                  if _holds(extent, (w[0] + w[2]) / 2, (w[1] + w[3]) / 2)]
+        extent = union(boxes)
+        inside = [w for w in raw_words if holds_centre(extent, _box(w))]
         to_reading, to_text = reading_turn(inside or raw_words)
         if to_reading not in spaces:
             spaces[to_reading] = _space(raw_words, shapes, to_reading)
@@ -386,19 +377,18 @@ def ruled_tables(components: list[tuple[list[_Segment], list[_Segment]]], shapes
             forms.append(to_text((grid.xs[0], grid.ys[0], grid.xs[-1], grid.ys[-1])))
     # A grid inside another's cell is emitted once, as part of that cell's text; of
     # two that overlap, the larger holds the words they share (a word is in one cell).
-    tables.sort(key=lambda t: -_area(t[0]))
+    tables.sort(key=lambda t: -area(t[0]))
     kept: Found = []
     for box, rows in tables:
-        if not any(_overlap(box, other) > 0 or _inside(box, other) for other, _ in kept):
+        if not any(overlap_area(box, other) > 0 or _inside(box, other) for other, _ in kept):
             kept.append((box, rows))
     kept.sort(key=lambda t: (round(t[0][1]), t[0][0]))
     return kept, forms
 
 
 def _reading_word(w: tuple, to_reading: Transform) -> Word:
-    box = to_reading((w[0], w[1], w[2], w[3]))
-    return Word((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box,
-                ((w[0], w[1], w[2], w[3]), w[4]), (w[5], w[6]))
+    box = to_reading(_box(w))
+    return Word(*centre(box), box, (_box(w), w[4]), (w[5], w[6]))
 
 
 def _inside(inner: BBox, outer: BBox) -> bool:
