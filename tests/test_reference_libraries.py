@@ -6,19 +6,17 @@ tests/test_reference_strategies.py."""
 
 from __future__ import annotations
 
-import logging
 import sys
 from functools import partial
 from importlib import metadata
 
-import nltk
 import pytest
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from llama_index.core import Document
 from llama_index.core.node_parser import SentenceSplitter, TokenTextSplitter
 
 from tests.conftest import APEX, SAMPLES
-from tests.test_reference_strategies import TRICKY, _bare
+from tests.test_reference_strategies import TRICKY, _bare, _offline  # noqa: F401 (autouse)
 from visualiser.ingest import admit, process, stored_report
 from visualiser.knowledgebase import new_metadata
 from visualiser.markdown import SourceMarkdown
@@ -45,14 +43,6 @@ SETTINGS = {
                             {"chunk_size": 50, "chunk_overlap": 0}],
     "langchain_markdown_headers": [{}, {"strip_headers": False}],
 }
-
-
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch):
-    def refuse(*_args, **_kwargs):
-        raise AssertionError("NLTK tried to download data")
-    monkeypatch.setattr(nltk, "download", refuse)
-    logging.getLogger("langchain_text_splitters.base").setLevel(logging.ERROR)
 
 
 def _chunks(name: str, source: SourceMarkdown, settings: dict, monkeypatch=None, port=False):

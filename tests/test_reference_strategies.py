@@ -55,7 +55,8 @@ TRICKY = {
 
 @pytest.fixture(autouse=True)
 def _offline(monkeypatch):
-    """LlamaIndex bundles the NLTK data it checks for; fail rather than fetch it."""
+    """LlamaIndex bundles the NLTK data it checks for; fail rather than fetch it.
+    (tests/test_reference_libraries.py uses this fixture too.)"""
     def refuse(*_args, **_kwargs):
         raise AssertionError("NLTK tried to download data")
     monkeypatch.setattr(nltk, "download", refuse)
