@@ -21,7 +21,12 @@ from visualiser.strategies.reference.langchain_split import (
     markdown_header_splitter,
     recursive_character_splitter,
 )
-from visualiser.strategies.reference.libraries import LANGCHAIN, rewritten, slices
+from visualiser.strategies.reference.libraries import (
+    LANGCHAIN,
+    RunsLibrary,
+    rewritten,
+    slices,
+)
 from visualiser.strategies.structure_aware import SECTION
 
 RECURSIVE_BANNER = (
@@ -32,7 +37,7 @@ RECURSIVE_BANNER = (
 
 
 @register
-class LangChainRecursive(Strategy):
+class LangChainRecursive(RunsLibrary, Strategy):
     name = "langchain_recursive"
     label = "LangChain RecursiveCharacterTextSplitter (characters)"
     explanation = (
@@ -44,6 +49,7 @@ class LangChainRecursive(Strategy):
     )
     banner = RECURSIVE_BANNER.format(overlap=200)
     sizing = ("chunk_size", "chunk_overlap", "characters")
+    library = LANGCHAIN
     rules = (WINDOW,)
     windows_cut_tables = True
     params = (
@@ -57,15 +63,11 @@ class LangChainRecursive(Strategy):
     def banner_for(cls, settings: dict[str, Any]) -> str | None:
         return overlap_banner(RECURSIVE_BANNER, settings["chunk_overlap"])
 
-    @classmethod
-    def implementation(cls) -> str:
-        return LANGCHAIN.implementation()
-
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
         size, overlap = settings["chunk_size"], settings["chunk_overlap"]
-        library = LANGCHAIN.load()
-        if library is not None:
-            splitter = library.RecursiveCharacterTextSplitter(chunk_size=size,
+        module = self.library.load()
+        if module is not None:
+            splitter = module.RecursiveCharacterTextSplitter(chunk_size=size,
                                                               chunk_overlap=overlap)
             texts: Iterable[Traced] = slices(source, splitter.split_text(source.text), overlap)
         else:
@@ -76,7 +78,7 @@ class LangChainRecursive(Strategy):
 
 
 @register
-class LangChainMarkdownHeaders(Strategy):
+class LangChainMarkdownHeaders(RunsLibrary, Strategy):
     name = "langchain_markdown_headers"
     label = "LangChain MarkdownHeaderTextSplitter (# to ####)"
     explanation = (
@@ -88,6 +90,7 @@ class LangChainMarkdownHeaders(Strategy):
         "so indentation is lost."
     )
     banner = None  # sections do not overlap: nothing is deliberate that needs explaining
+    library = LANGCHAIN
     rules = (SECTION,)
     params = (
         Param("strip_headers", "bool", True,
@@ -95,14 +98,10 @@ class LangChainMarkdownHeaders(Strategy):
         COUNTING_TOKENIZER,
     )
 
-    @classmethod
-    def implementation(cls) -> str:
-        return LANGCHAIN.implementation()
-
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
-        library = LANGCHAIN.load()
-        if library is not None:
-            sections = _library_sections(library, source, settings["strip_headers"])
+        module = self.library.load()
+        if module is not None:
+            sections = _library_sections(module, source, settings["strip_headers"])
         else:
             sections = markdown_header_splitter(source.traced(), settings["strip_headers"])
         return [
@@ -119,9 +118,9 @@ class LangChainMarkdownHeaders(Strategy):
 _HEADER_NAMES = {mark: f"Header {len(mark)}" for mark in HEADER_MARKS}
 
 
-def _library_sections(library: ModuleType, source: SourceMarkdown,
+def _library_sections(module: ModuleType, source: SourceMarkdown,
                       strip_headers: bool) -> list[HeaderSection]:
-    splitter = library.MarkdownHeaderTextSplitter(list(_HEADER_NAMES.items()),
+    splitter = module.MarkdownHeaderTextSplitter(list(_HEADER_NAMES.items()),
                                                   strip_headers=strip_headers)
     documents = splitter.split_text(source.text)
     levels = {name: len(mark) for mark, name in _HEADER_NAMES.items()}

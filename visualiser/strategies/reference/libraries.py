@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
 from types import ModuleType
+from typing import ClassVar
 
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.word_align import WordAligner
@@ -56,6 +57,17 @@ class SplitterLibrary:
         if self.load() is None:
             return f"port equal to {self.name} {self.ported}"
         return f"{self.name} {_version(self.distribution)}"
+
+
+class RunsLibrary:
+    """For a strategy (put before `Strategy` in its bases) that runs `library` when it
+    imports: the report names what runs."""
+
+    library: ClassVar[SplitterLibrary]
+
+    @classmethod
+    def implementation(cls) -> str:
+        return cls.library.implementation()
 
 
 LANGCHAIN = SplitterLibrary("LangChain", "langchain-text-splitters", "langchain_text_splitters",

@@ -15,7 +15,7 @@ from visualiser.strategies.reference.common import (
     traced_span,
     window_chunks,
 )
-from visualiser.strategies.reference.libraries import LLAMAINDEX, slices
+from visualiser.strategies.reference.libraries import LLAMAINDEX, RunsLibrary, slices
 from visualiser.strategies.reference.llamaindex_split import (
     sentence_splitter,
     token_text_splitter,
@@ -45,10 +45,11 @@ def _params(size: int, overlap: int, overlap_help: str) -> tuple[Param, ...]:
     )
 
 
-class _LlamaIndexSplitter(Strategy):
+class _LlamaIndexSplitter(RunsLibrary, Strategy):
     """What both LlamaIndex splitters share; each names its splitter and banner text."""
 
     sizing = ("chunk_size", "chunk_overlap", "tokens")
+    library = LLAMAINDEX
     rules = (WINDOW,)
     windows_cut_tables = True
     banner_template: ClassVar[str]
@@ -59,18 +60,14 @@ class _LlamaIndexSplitter(Strategy):
     def banner_for(cls, settings: dict[str, Any]) -> str | None:
         return overlap_banner(cls.banner_template, settings["chunk_overlap"])
 
-    @classmethod
-    def implementation(cls) -> str:
-        return LLAMAINDEX.implementation()
-
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:
         size, overlap = settings["chunk_size"], settings["chunk_overlap"]
-        library = LLAMAINDEX.load()
+        module = self.library.load()
         texts: Iterable[Traced]
-        if library is not None:
+        if module is not None:
             # Special tokens count as text, as for the port; the same words are counted
             # thousands of times, so short pieces' tokens are cached.
-            splitter = getattr(library, self.library_splitter)(
+            splitter = getattr(module, self.library_splitter)(
                 chunk_size=size, chunk_overlap=overlap,
                 tokenizer=TokenCounter(settings["tokenizer"]).tokens)
             texts = slices(source, splitter.split_text(source.text))
