@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from visualiser.errors import BadParameter, LimitExceeded, UnknownStrategy
 from visualiser.markdown import SourceMarkdown, Traced
+from visualiser.tokenizers import DEFAULT_ENCODING, ENCODINGS
 
 # A banner as the strategy writes it: text, with chunk numbers (ints) where it names chunks.
 BannerParts = list[str | int]
@@ -169,6 +170,11 @@ class Param:
             "choices": list(self.choices),
             "optional": self.optional,
         }
+
+
+# The tokenizer parameter of every strategy that counts tokens to cut.
+TOKENIZER = Param("tokenizer", "choice", DEFAULT_ENCODING, "tiktoken encoding",
+                  choices=ENCODINGS)
 
 
 class Strategy(ABC):

@@ -20,6 +20,7 @@ from visualiser.layout.ml import NAME as ML_ENGINE  # its headings come from a m
 from visualiser.markdown import MdBlock, SourceMarkdown, Traced
 from visualiser.patterns import CAPTION
 from visualiser.strategies.base import (
+    TOKENIZER,
     Chunk,
     ChunkType,
     Context,
@@ -31,7 +32,7 @@ from visualiser.strategies.base import (
     window_overlap,
 )
 from visualiser.strategies.windows import token_windows
-from visualiser.tokenizers import ENCODINGS, count_tokens
+from visualiser.tokenizers import count_tokens
 
 _FOOTNOTE = re.compile(r"^(\*|†|‡|note[s]?\b|source[s]?\b)", re.IGNORECASE)
 _BLOCK_TYPE: dict[str, ChunkType] = {"table": "table", "list": "list", "image": "image",
@@ -95,7 +96,7 @@ class StructureAware(Strategy):
               "keep a heading (or a line ending in ':') with the list it introduces"),
         Param("include_table_caption", "bool", True, "keep a caption line with its table"),
         Param("include_table_footnote", "bool", True, "keep a footnote line with its table"),
-        Param("tokenizer", "choice", "cl100k_base", "tiktoken encoding", choices=ENCODINGS),
+        TOKENIZER,
     )
 
     @classmethod

@@ -17,6 +17,7 @@ from typing import Any
 from visualiser.markdown import SourceMarkdown, Traced
 from visualiser.strategies.base import (
     EMBEDDING_LIMIT,
+    TOKENIZER,
     BannerParts,
     Chunk,
     Context,
@@ -34,7 +35,7 @@ from visualiser.strategies.table_split import (
     strip_separator_rows,
     table_chunks,
 )
-from visualiser.tokenizers import ENCODINGS, count_tokens
+from visualiser.tokenizers import count_tokens
 
 
 def _window_why(o: Mapping[str, Any], c: Context) -> str:
@@ -77,6 +78,10 @@ def _context_why(o: Mapping[str, Any], c: Context) -> str:
 
 
 TOKEN_WINDOW = Rule("token_window", _window_why, window_overlap, window=True)
+# The prose windows' parameters, LightRAG's names and defaults (table_header_aware too)
+PROSE_WINDOW = Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000)
+PROSE_OVERLAP = Param("chunk_overlap_token_size", "int", 100,
+                      "tokens each prose window shares with the next", 0, 99_999)
 WHOLE_TABLE = Rule("table", lambda o, c: (
     "The table as one chunk, with the heading or caption above it and any footnote."))
 TABLE_PART = Rule("table_part", _part_why, _same_table_parts)
@@ -114,15 +119,14 @@ class TokenBased(Strategy):
     sizing = ("chunk_token_size", "chunk_overlap_token_size", "tokens")
     rules = (TOKEN_WINDOW, WHOLE_TABLE, TABLE_PART, TABLE_FULL, TABLE_CONTEXT)
     params = (
-        Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000),
-        Param("chunk_overlap_token_size", "int", 100,
-              "tokens each window shares with the next", 0, 99_999),
+        PROSE_WINDOW,
+        PROSE_OVERLAP,
         Param("max_table_token_size", "int", None,
               "tables above this many tokens are split by rows (empty: twice the chunk size)",
               16, 100_000, optional=True),
         Param("table_context", "bool", True,
               "add a context chunk (previous text + table + next text) for every table"),
-        Param("tokenizer", "choice", "cl100k_base", "tiktoken encoding", choices=ENCODINGS),
+        TOKENIZER,
     )
 
     @classmethod

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from visualiser.markdown import SourceMarkdown
-from visualiser.strategies.base import Chunk, Param, Strategy, register
+from visualiser.strategies.base import TOKENIZER, Chunk, Param, Strategy, register
 from visualiser.strategies.reference.common import (
     COUNTING_TOKENIZER,
     WINDOW,
@@ -14,7 +14,6 @@ from visualiser.strategies.reference.common import (
     window_chunks,
 )
 from visualiser.strategies.windows import token_windows
-from visualiser.tokenizers import ENCODINGS
 
 
 def _banner(unit: str) -> str:
@@ -58,7 +57,7 @@ class FixedTokens(_FixedWindows):
         Param("chunk_size", "int", 1024, "tokens per window", 8, 100_000),
         Param("chunk_overlap", "int", 200, "tokens each window shares with the next",
               0, 99_999),
-        Param("tokenizer", "choice", "cl100k_base", "tiktoken encoding", choices=ENCODINGS),
+        TOKENIZER,
     )
 
     def chunk(self, source: SourceMarkdown, settings: dict[str, Any]) -> list[Chunk]:

@@ -10,15 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from visualiser.markdown import SourceMarkdown, Traced
-from visualiser.strategies.base import Chunk, Param, Strategy, register
+from visualiser.strategies.base import TOKENIZER, Chunk, Param, Strategy, register
 from visualiser.strategies.table_split import (
     prose_windows,
     split_tables,
     strip_separator_rows,
     table_chunks,
 )
-from visualiser.strategies.token_based import TABLE_PART, TOKEN_WINDOW, WHOLE_TABLE
-from visualiser.tokenizers import ENCODINGS
+from visualiser.strategies.token_based import (
+    PROSE_OVERLAP,
+    PROSE_WINDOW,
+    TABLE_PART,
+    TOKEN_WINDOW,
+    WHOLE_TABLE,
+)
 
 TABLE_BANNER = (
     "Tables too big for one chunk are split between rows, and every part repeats the "
@@ -44,13 +49,12 @@ class TableHeaderAware(Strategy):
     sizing = ("chunk_token_size", "chunk_overlap_token_size", "tokens")
     rules = (TOKEN_WINDOW, WHOLE_TABLE, TABLE_PART)
     params = (
-        Param("chunk_token_size", "int", 1200, "tokens per prose window", 16, 100_000),
-        Param("chunk_overlap_token_size", "int", 100,
-              "tokens each prose window shares with the next", 0, 99_999),
+        PROSE_WINDOW,
+        PROSE_OVERLAP,
         Param("max_table_token_size", "int", None,
               "tables above this many tokens are split by rows (empty: the chunk size)",
               16, 100_000, optional=True),
-        Param("tokenizer", "choice", "cl100k_base", "tiktoken encoding", choices=ENCODINGS),
+        TOKENIZER,
     )
 
     @classmethod
