@@ -16,10 +16,10 @@ reported as warnings, each distinct message once with its count.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import threading
 from collections import Counter
-from concurrent.futures.process import _RemoteTraceback
 from pathlib import Path
 from types import TracebackType
 
@@ -79,7 +79,12 @@ PYMUPDF_ERRORS: tuple[type[BaseException], ...] = (
 # What PyMuPDF's Python layer also raises on nonsense in a file (a negative page
 # count, a bad xref): plain built-in types, told apart by where they were raised.
 _GENERIC = (RuntimeError, ValueError, IndexError)
-_PYMUPDF_DIR = Path(pymupdf.__file__).resolve().parent
+# PyMuPDF's code: pymupdf itself (with pymupdf.layout) and pymupdf4llm, its document
+# parser that the ML layout engine drives (found without importing it: it is heavy).
+_PYMUPDF_DIRS = tuple(
+    Path(spec.origin).resolve().parent
+    for spec in (importlib.util.find_spec(name) for name in ("pymupdf", "pymupdf4llm"))
+    if spec is not None and spec.origin is not None)
 _FILE_LINE = re.compile(r'File "([^"]+)"')
 
 
@@ -92,8 +97,9 @@ def raised_by_pymupdf(error: BaseException) -> bool:
         return True
     if not isinstance(error, _GENERIC):
         return False
-    if isinstance(error.__cause__, _RemoteTraceback):  # re-raised from a worker process
-        files = _FILE_LINE.findall(error.__cause__.tb)
+    remote = getattr(error.__cause__, "tb", None)  # concurrent.futures' _RemoteTraceback
+    if isinstance(remote, str):  # re-raised from a worker process: its traceback as text
+        files = _FILE_LINE.findall(remote)
         return bool(files) and _inside_pymupdf(files[-1])
     frame = _innermost(error.__traceback__)
     return frame is not None and _inside_pymupdf(frame.tb_frame.f_code.co_filename)
@@ -106,4 +112,5 @@ def _innermost(tb: TracebackType | None) -> TracebackType | None:
 
 
 def _inside_pymupdf(filename: str) -> bool:
-    return Path(filename).resolve().is_relative_to(_PYMUPDF_DIR)
+    path = Path(filename).resolve()
+    return any(path.is_relative_to(folder) for folder in _PYMUPDF_DIRS)
