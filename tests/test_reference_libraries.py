@@ -212,3 +212,14 @@ def test_a_stored_report_names_what_cut_its_chunks_not_what_would_now(tmp_path, 
             == made_by
     finally:
         store.close()
+
+
+def test_the_cli_summary_names_the_library(sample_path, capsys, monkeypatch):
+    from visualiser.cli import main
+    pdf = str(sample_path(APEX))
+    assert main(["chunk", pdf, "--strategy", "langchain_recursive", "--format", "text"]) == 0
+    assert f"strategy langchain_recursive (LangChain {LANGCHAIN_VERSION})," in (
+        capsys.readouterr().out)
+    monkeypatch.setitem(sys.modules, LANGCHAIN.module, None)
+    assert main(["chunk", pdf, "--strategy", "langchain_recursive", "--format", "text"]) == 0
+    assert f"(port equal to LangChain {LANGCHAIN.ported})," in capsys.readouterr().out

@@ -248,8 +248,10 @@ def _chunk(args: argparse.Namespace) -> int:
     if args.format != "text":
         sys.stdout.write(export(report, args.format).decode())
         return 0
+    ran = report["strategy"].get("implementation")
     print(f"{report['document']['name']}: {len(report['chunks'])} chunks, "
-          f"strategy {report['chunking_strategy']}, layout {report['layout_engine']}")
+          f"strategy {report['chunking_strategy']}{f' ({ran})' if ran else ''}, "
+          f"layout {report['layout_engine']}")
     for chunk in report["chunks"]:
         pages = ",".join(str(p) for p in chunk["pages"])
         print(f"\n[{chunk['index']}] {chunk['chunk_type']} · {chunk['tokens']} tokens · "
