@@ -4,6 +4,7 @@ about a file become "bad PDF"."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import pkgutil
@@ -174,7 +175,6 @@ def test_a_missing_tokenizer_is_a_503_naming_the_fix(no_shipped_bpe, client):
 
 
 def _apex_id() -> str:
-    import hashlib
     return hashlib.sha256((samples_dir() / APEX).read_bytes()).hexdigest()
 
 

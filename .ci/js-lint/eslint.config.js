@@ -1,5 +1,6 @@
-// ESLint's recommended rules for the browser modules in static/js, plus a few that
-// catch what review kept finding by hand. .ci/run lints with this before the tests.
+// ESLint's recommended rules for the browser modules in static/js, plus a few for
+// loose equality, var, needless reassignment and shadowed names. .ci/run lints with
+// this before the tests.
 import js from "@eslint/js";
 import globals from "globals";
 
