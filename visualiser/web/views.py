@@ -12,7 +12,7 @@ from visualiser import knowledgebase
 from visualiser.layout import describe_engines
 from visualiser.library import Entry
 from visualiser.render import PALETTE
-from visualiser.store import Knowledgebase
+from visualiser.store import MAX_ATTEMPTS, Knowledgebase
 from visualiser.strategies import STRATEGIES
 from visualiser.web.sources import Source
 from visualiser.web.state import state, strategies
@@ -84,6 +84,16 @@ def processing_phase(kb_id: int, doc: dict[str, Any]) -> str:
     return "chunking" if float(doc["progress"]) >= 1 else "reading"
 
 
+def attempts_text(doc: dict[str, Any]) -> str:
+    """What the table says of a document a worker stopped on ("" when none did)."""
+    attempts = int(doc.get("attempts") or 0)
+    if attempts < 2:
+        return ""
+    if doc["state"] == "processing":
+        return f"attempt {attempts} of {MAX_ATTEMPTS}: a worker stopped mid-job"
+    return f"after {attempts} attempts"
+
+
 def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
     return {
         "phase": processing_phase(kb_id, doc),
@@ -99,6 +109,7 @@ def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
         "error": doc["error"],
         # How many times a worker took it up: more than 1 means one died on it.
         "attempts": int(doc.get("attempts") or 0),
+        "attempts_text": attempts_text(doc),
         "added_at": doc["added_at"],
         "links": {
             "self": url_for("kb_api.document", kb_id=kb_id, doc_id=doc["id"]),
