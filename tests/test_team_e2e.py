@@ -24,7 +24,7 @@ from tests.conftest_web import make_long_pdf
 from tests.fuzzing import REPO
 from tests.test_reliability_processes import post_file, post_json, request
 from visualiser.resources import samples_dir
-from visualiser.store import Store, data_folders
+from visualiser.store import QUEUE_OWNER, Store, data_folders
 
 if sys.platform != "linux":
     pytest.skip("these tests kill process groups and use Linux's parent-death signal",
@@ -95,13 +95,14 @@ def essentials(chunks: list[dict]) -> list[tuple]:
 def kill_the_worker_on(store: Store, kb_id: int, doc_id: str,
                        workers: dict[int, subprocess.Popen[bytes]],
                        killed: dict[str, object]) -> None:
-    """Watch the document's row; as soon as a worker holds it and has read some pages,
-    SIGKILL that worker (its lease owner is `host:pid:…`) and note what the row said."""
+    """Watch the document's row; as soon as a worker holds it (not the queue, between
+    turns) and has read some pages, SIGKILL that worker (its lease owner is
+    `host:pid:…`) and note what the row said."""
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         doc = store.document(kb_id, doc_id)
         owner = doc["lease_owner"]
-        if owner and doc["progress"] > 0:
+        if owner and owner != QUEUE_OWNER and doc["progress"] > 0:
             pid = int(owner.split(":")[1])
             servers.stop(workers[pid], signal.SIGKILL)
             killed.update(pid=pid, row=store.document(kb_id, doc_id))
