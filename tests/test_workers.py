@@ -119,3 +119,22 @@ def test_a_long_document_makes_room_for_small_ones_and_its_chunks_are_whole(
     assert [(c["index"], c["text"], c["pages"]) for c in stored["chunks"]] == \
         [(c["index"], c["text"], c["pages"]) for c in whole["chunks"]]
     store.close()
+
+
+def test_a_long_document_pauses_only_when_no_other_worker_serves_the_small_ones(
+        tmp_path, queues, sample_path):
+    def unserved() -> bool:  # a fresh Presence: its answer is not the cached one
+        return workers.Presence(queues.connection, "me", 30).small_ones_unserved(queues)
+
+    store = Store(tmp_path / "kb.sqlite")
+    kb = store.create_knowledgebase("K", new_metadata())
+    assert not unserved()  # no small document waits
+    workers.enqueue(store, queues, kb.id, add(store, kb.id, sample_path(APEX).read_bytes(),
+                                              APEX))
+    assert unserved()  # one waits and no other worker is there
+    other = workers.Presence(queues.connection, "other", 30)
+    for doing, expected in (("long", True), ("small", False), ("idle", False)):
+        other.set(doing)
+        assert unserved() is expected, doing
+    other.leave()  # stopped (or its key expired: killed)
+    assert unserved()

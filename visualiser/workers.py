@@ -16,8 +16,11 @@ stays the truth about every document, so a lost Redis loses no work:
   still "processing" that no queue holds (Redis restarted) is queued again too.
 
 Documents of `turns.LONG_PAGES` pages or more go to a queue of their own, and every
-worker takes small documents first; a long document is read in turns, making room for
-small ones between turns (`visualiser.turns`), so no small upload waits behind it.
+worker takes small documents first. A worker on a long document reads it in turns
+(`visualiser.turns`) and makes room between turns when small documents wait and no
+other worker is free for them or already on them (each worker says what it is doing
+in Redis, `Presence`): with one worker a small upload waits one turn, not the whole
+long document; with several, the long one goes on while the others take the small.
 
 Workers are RQ's `SimpleWorker`: the job runs in the worker process itself, not in a
 forked child, so a killed worker takes its job with it (a forked child would run on
@@ -83,6 +86,44 @@ class Queues:
     def in_order(self) -> list[Any]:
         """What a worker listens to: RQ takes from the first queue that has a job."""
         return [self.small, self.long]
+
+
+class Presence:
+    """What each worker is doing ("idle", "small", "long"), one Redis key per worker
+    that expires unless renewed: a killed worker's says nothing within `ttl` seconds."""
+
+    PREFIX = "visualiser:worker:"
+
+    def __init__(self, connection: Any, owner: str, ttl: float) -> None:
+        self.connection, self.key, self.ttl = connection, self.PREFIX + owner, ttl
+        self.doing = "idle"
+        self._checked = (float("-inf"), False)
+
+    def set(self, doing: str) -> None:
+        self.doing = doing
+        self.renew()
+
+    def renew(self) -> None:
+        self.connection.set(self.key, self.doing, ex=max(1, int(self.ttl)))
+
+    def leave(self) -> None:
+        self.connection.delete(self.key)
+
+    def small_ones_unserved(self, queues: Queues) -> bool:
+        """Do small documents wait with no other worker free for them or on them?
+        Asked once a second at most (every page of a long document asks)."""
+        import time
+
+        checked_at, answer = self._checked
+        if time.monotonic() - checked_at < 1.0:
+            return answer
+        answer = queues.small.count > 0 and not any(
+            value in (b"idle", b"small")
+            for key in self.connection.scan_iter(match=self.PREFIX + "*", count=100)
+            if key.decode() != self.key
+            for value in (self.connection.get(key),))
+        self._checked = (time.monotonic(), answer)
+        return answer
 
 
 def job_id(store: Store, kb_id: int, doc_id: str, attempts: int = 0, turn: int = 0) -> str:
@@ -195,6 +236,7 @@ class WorkerContext:
     lease_seconds: float
     layout_workers: int
     queues: Queues
+    presence: Presence
     on_processed: Any = None  # the shared layout cache, fed with what was read
 
 
@@ -221,11 +263,17 @@ def run_job(kb_id: int, doc_id: str) -> str:
     heartbeat = threading.Thread(target=renew, name="lease-heartbeat", daemon=True)
     heartbeat.start()
     try:
+        try:
+            pages = int(store.document(kb_id, doc_id)["page_count"])
+        except VisualiserError:
+            pages = 0  # deleted meanwhile: processing finds it gone
+        context.presence.set("long" if pages >= turns.LONG_PAGES else "small")
         if not _take_a_turn(context, kb_id, doc_id):
             return "paused: small documents first"
     finally:
         stop.set()
         heartbeat.join()
+        context.presence.set("idle")
     return store.document(kb_id, doc_id)["state"] if not _deleted(store, kb_id, doc_id) \
         else "deleted"
 
@@ -240,17 +288,22 @@ def _take_a_turn(context: WorkerContext, kb_id: int, doc_id: str) -> bool:
         whole = not turns.takes_turns(options, int(doc["page_count"]))
         if not whole:
             checkpoint = turns.Checkpoint.of(store.document_folder(doc_id), kb_id, options)
-            pages = checkpoint.load()
+            first = checkpoint.pages_saved()
             progress = ingest.throttled(lambda fraction: store.set_state(
                 kb_id, doc_id, "processing", progress=fraction))
-            done = turns.read_turn(store.pdf_path(doc_id).read_bytes(), pages, options,
-                                   lambda: context.queues.small.count > 0, progress)
+            read, done = turns.read_turn(store.pdf_path(doc_id).read_bytes(), first, options,
+                                         lambda: context.presence.small_ones_unserved(
+                                             context.queues), progress)
             if not done:
-                checkpoint.save(pages)
+                checkpoint.save(first, read)
                 if store.hand_back(kb_id, doc_id, context.owner, JOB_TIMEOUT):
                     enqueue(store, context.queues, kb_id, doc_id, int(doc["attempts"]),
-                            turn=len(pages), at_front=True)
+                            turn=first + len(read), at_front=True)
                 return False
+            saved = checkpoint.load()
+            if len(saved) != first:  # a turn's file went missing: start again, whole
+                raise VisualiserError(f"{len(saved)} of {first} saved pages are left")
+            pages = saved + read
     except Exception:  # whatever failed, processing it whole records why (or finds it gone)
         log.exception("reading %s in turns failed; processing it whole", doc_id)
         whole = True
@@ -291,13 +344,16 @@ def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
     connection = _redis(queue_url)
     queues = Queues.on(connection)
-    _context = WorkerContext(store, owner, lease_seconds, layout_workers, queues,
+    presence = Presence(connection, owner, lease_seconds)
+    presence.set("idle")
+    _context = WorkerContext(store, owner, lease_seconds, layout_workers, queues, presence,
                              library.remember)
     stop = threading.Event()
 
     def sweeping() -> None:
         while not stop.wait(lease_seconds / 3):
             try:
+                presence.renew()
                 _release_dead_here(store, owner)
                 sweep(store, queues)
             except Exception:
@@ -311,6 +367,7 @@ def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
             burst=burst, with_scheduler=False, logging_level="WARNING")
     finally:
         stop.set()
+        presence.leave()
         store.release(owner)
         store.close()
 
