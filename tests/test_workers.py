@@ -9,9 +9,9 @@ import threading
 import time
 
 import pytest
+
 from tests.conftest import APEX, POLICY, store_files
 from tests.conftest_web import make_long_pdf
-
 from visualiser import ingest, turns, workers
 from visualiser.knowledgebase import new_metadata
 from visualiser.layout import LayoutOptions
