@@ -136,5 +136,7 @@ def test_a_long_document_pauses_only_when_no_other_worker_serves_the_small_ones(
     for doing, expected in (("long", True), ("small", False), ("idle", False)):
         other.set(doing)
         assert unserved() is expected, doing
-    other.leave()  # stopped (or its key expired: killed)
+    other.leave()  # stopped
+    assert unserved()
+    workers.Presence(queues.connection, "killed", -1).set("idle")  # its time has passed
     assert unserved()

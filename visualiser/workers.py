@@ -34,6 +34,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import uuid
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -89,13 +90,14 @@ class Queues:
 
 
 class Presence:
-    """What each worker is doing ("idle", "small", "long"), one Redis key per worker
-    that expires unless renewed: a killed worker's says nothing within `ttl` seconds."""
+    """What each worker is doing ("idle", "small", "long"), in one Redis hash: a field
+    per worker holding what it does and until when that holds unless renewed, so a
+    killed worker's entry says nothing after `ttl` seconds."""
 
-    PREFIX = "visualiser:worker:"
+    KEY = "visualiser:workers"
 
     def __init__(self, connection: Any, owner: str, ttl: float) -> None:
-        self.connection, self.key, self.ttl = connection, self.PREFIX + owner, ttl
+        self.connection, self.owner, self.ttl = connection, owner, ttl
         self.doing = "idle"
         self._checked = (float("-inf"), False)
 
@@ -104,24 +106,32 @@ class Presence:
         self.renew()
 
     def renew(self) -> None:
-        self.connection.set(self.key, self.doing, ex=max(1, int(self.ttl)))
+        self.connection.hset(self.KEY, self.owner, f"{self.doing} {time.time() + self.ttl}")
 
     def leave(self) -> None:
-        self.connection.delete(self.key)
+        self.connection.hdel(self.KEY, self.owner)
+
+    def others(self) -> dict[str, str]:
+        """What the other live workers are doing; entries past their time are dropped."""
+        now, doing = time.time(), {}
+        for field, value in self.connection.hgetall(self.KEY).items():
+            owner, (what, _, until) = field.decode(), value.decode().partition(" ")
+            if owner == self.owner:
+                continue
+            if float(until or 0) < now:
+                self.connection.hdel(self.KEY, owner)
+            else:
+                doing[owner] = what
+        return doing
 
     def small_ones_unserved(self, queues: Queues) -> bool:
         """Do small documents wait with no other worker free for them or on them?
         Asked once a second at most (every page of a long document asks)."""
-        import time
-
         checked_at, answer = self._checked
         if time.monotonic() - checked_at < 1.0:
             return answer
         answer = queues.small.count > 0 and not any(
-            value in (b"idle", b"small")
-            for key in self.connection.scan_iter(match=self.PREFIX + "*", count=100)
-            if key.decode() != self.key
-            for value in (self.connection.get(key),))
+            what in ("idle", "small") for what in self.others().values())
         self._checked = (time.monotonic(), answer)
         return answer
 
@@ -204,8 +214,6 @@ class QueueProcessor:
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until what this process submitted is no longer processing."""
-        import time
-
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             pending = [key for key in self._submitted if _processing(self.store, *key)]
@@ -297,8 +305,10 @@ def _take_a_turn(context: WorkerContext, kb_id: int, doc_id: str) -> bool:
             if not done:
                 checkpoint.save(first, read)
                 if store.hand_back(kb_id, doc_id, context.owner, JOB_TIMEOUT):
-                    enqueue(store, context.queues, kb_id, doc_id, int(doc["attempts"]),
-                            turn=first + len(read), at_front=True)
+                    # named after the job that began this attempt (`…-retry<attempt - 1>`)
+                    enqueue(store, context.queues, kb_id, doc_id,
+                            max(0, int(doc["attempts"]) - 1), turn=first + len(read),
+                            at_front=True)
                 return False
             saved = checkpoint.load()
             if len(saved) != first:  # a turn's file went missing: start again, whole
