@@ -140,3 +140,16 @@ def test_a_long_document_pauses_only_when_no_other_worker_serves_the_small_ones(
     assert unserved()
     workers.Presence(queues.connection, "killed", -1).set("idle")  # its time has passed
     assert unserved()
+
+
+def test_a_paused_document_whose_next_turn_was_lost_is_queued_again(tmp_path, queues,
+                                                                     sample_path):
+    store = Store(tmp_path / "kb.sqlite")
+    kb = store.create_knowledgebase("K", new_metadata())
+    doc_id = add(store, kb.id, sample_path(APEX).read_bytes(), APEX)
+    assert store.claim(kb.id, doc_id, "worker-a", 30)
+    assert store.hand_back(kb.id, doc_id, "worker-a", 3600)
+    assert workers.sweep(store, queues) == 1  # no queue holds its next turn
+    assert queues.small.get_job_ids() == [workers.job_id(store, kb.id, doc_id)]
+    assert workers.sweep(store, queues) == 0  # now one does
+    assert store.document(kb.id, doc_id)["attempts"] == 1

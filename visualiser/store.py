@@ -419,6 +419,14 @@ class Store:
                                 "state = 'processing' AND lease_owner IS NOT NULL").fetchall()
         return {r[0] for r in rows}
 
+    def held_by_queue(self) -> list[tuple[int, str, int]]:
+        """Processing rows handed back to the queue (`hand_back`), with their attempts."""
+        with self.db(write=False) as conn:
+            rows = conn.execute(
+                "SELECT kb_id, doc_id, attempts FROM kb_documents WHERE state = 'processing' "
+                "AND lease_owner = ? ORDER BY added_at", (QUEUE_OWNER,)).fetchall()
+        return [(r[0], r[1], int(r[2])) for r in rows]
+
     def unleased(self) -> list[tuple[int, str]]:
         """Processing rows nobody holds (never leased, released, or expired)."""
         with self.db(write=False) as conn:

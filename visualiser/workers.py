@@ -187,6 +187,30 @@ def sweep(store: Store, queues: Queues) -> int:
                              int(doc["attempts"]) + 1)
         except VisualiserError:  # deleted meanwhile
             continue
+    return queued + _requeue_lost_turns(store, queues)
+
+
+def _requeue_lost_turns(store: Store, queues: Queues) -> int:
+    """A long document handed back to the queue whose next turn no queue holds (the
+    worker that took the job died before claiming it, or Redis restarted) is queued
+    again, as the same attempt."""
+    from rq.registry import StartedJobRegistry
+
+    held = store.held_by_queue()
+    if not held:
+        return 0
+    known = set(queues.long.get_job_ids()) | set(queues.small.get_job_ids())
+    for queue in (queues.long, queues.small):
+        known |= set(StartedJobRegistry(queue=queue).get_job_ids())
+    queued = 0
+    for kb_id, doc_id, attempts in held:
+        prefix = f"process-{kb_id}-{doc_id}-"
+        if any(key.startswith(prefix) for key in known):
+            continue
+        try:
+            queued += enqueue(store, queues, kb_id, doc_id, max(0, attempts - 1))
+        except VisualiserError:  # deleted meanwhile
+            continue
     return queued
 
 
