@@ -153,3 +153,24 @@ def test_a_paused_document_whose_next_turn_was_lost_is_queued_again(tmp_path, qu
     assert queues.small.get_job_ids() == [workers.job_id(store, kb.id, doc_id)]
     assert workers.sweep(store, queues) == 0  # now one does
     assert store.document(kb.id, doc_id)["attempts"] == 1
+
+
+def test_what_mupdf_says_while_reading_in_turns_stays_in_the_warnings(monkeypatch):
+    import pymupdf
+
+    monkeypatch.setattr(turns, "TURN_SECONDS", 0)  # a turn of one page, then a pause
+    with pymupdf.open() as doc:
+        for number in range(120):
+            doc.new_page().insert_text((72, 72), f"Page {number}")
+        xref = doc[5].get_contents()[0]  # a broken content stream on page 6
+        doc.update_stream(xref, doc.xref_stream(xref) + b" foo bar BT ET ] >> Tj")
+        data = doc.tobytes()
+    whole = process_pdf(data, "x.pdf").layout.warnings
+    first, done = turns.read_turn(data, 0, LayoutOptions(), lambda: True, lambda *_: None)
+    assert not done and len(first) == 1
+    rest, done = turns.read_turn(data, len(first), LayoutOptions(), lambda: False,
+                                 lambda *_: None)
+    assert done
+    in_turns = process_pdf(data, "x.pdf", pages_read=first + rest).layout.warnings
+    assert any(w.startswith("MuPDF: ") for w in whole)
+    assert sorted(in_turns) == sorted(whole)

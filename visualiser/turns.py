@@ -35,7 +35,7 @@ import pymupdf
 from visualiser.layout import LayoutOptions
 from visualiser.layout.items import PageRead
 from visualiser.layout.pages import read_page
-from visualiser.mupdf import LOCK
+from visualiser.mupdf import LOCK, summarise, take_messages
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +115,9 @@ def read_turn(data: bytes, first: int, options: LayoutOptions,
     pages: list[PageRead] = []
     with LOCK:
         doc = pymupdf.open(stream=data, filetype="pdf")
+        # Not ours: earlier work's, and what opening says (a repair), which the last
+        # turn's `process_pdf` opening the file says again.
+        take_messages()
     try:
         total = doc.page_count
         started = time.monotonic()
@@ -129,3 +132,9 @@ def read_turn(data: bytes, first: int, options: LayoutOptions,
     finally:
         with LOCK:
             doc.close()
+            # What MuPDF said while reading pages (a broken content stream) goes with
+            # the turn's last page, so the layout's warnings keep it across turns
+            # (counted per turn, where one uninterrupted run counts them once).
+            said = summarise(take_messages())
+        if pages:
+            pages[-1].warnings.extend(said)
