@@ -193,15 +193,13 @@ def sweep(store: Store, queues: Queues) -> int:
 def _requeue_lost_turns(store: Store, queues: Queues) -> int:
     """A long document handed back to the queue whose next turn no queue holds (the
     worker that took the job died before claiming it, or Redis restarted) is queued
-    again, as the same attempt."""
-    from rq.registry import StartedJobRegistry
-
+    again, as the same attempt. Only waiting jobs count: a job a worker has taken but
+    not yet claimed is a moment's state, and a second job for the same turn is
+    harmless (one claim wins; the other finds the document taken or ready)."""
     held = store.held_by_queue()
     if not held:
         return 0
     known = set(queues.long.get_job_ids()) | set(queues.small.get_job_ids())
-    for queue in (queues.long, queues.small):
-        known |= set(StartedJobRegistry(queue=queue).get_job_ids())
     queued = 0
     for kb_id, doc_id, attempts in held:
         prefix = f"process-{kb_id}-{doc_id}-"
