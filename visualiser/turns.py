@@ -7,9 +7,9 @@ holds that worker for half a minute. So a worker reads a long document's pages i
 turns: after a turn of at least TURN_SECONDS it looks whether small documents are
 waiting (and no other worker is free for them, `workers.Presence`), and if so it saves
 the pages this turn read beside the PDF in the shared data folder (written to a
-temporary file, then renamed: a reader sees all or nothing),
-hands the document back to the queue (`Store.hand_back`: no attempt spent, no sweep
-takes it) and queues its next turn. Whichever worker takes that turn loads the pages
+temporary file, then renamed: a reader sees all or nothing), hands the document back
+to the queue (`Store.hand_back`: no attempt spent, no sweep takes it) and queues its
+next turn. Whichever worker takes that turn loads the pages
 and reads on; the last turn makes the layout from every page and chunks it as a whole,
 so the chunks are those of one uninterrupted run.
 
@@ -21,7 +21,6 @@ finishes its pages together.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import pickle
 import threading
@@ -36,8 +35,6 @@ from visualiser.layout import LayoutOptions
 from visualiser.layout.items import PageRead
 from visualiser.layout.pages import read_page
 from visualiser.mupdf import LOCK, summarise, take_messages
-
-log = logging.getLogger(__name__)
 
 # From this many pages a document is long: its own queue, read in turns. Every web
 # process and worker must agree: set VISUALISER_LONG_PAGES alike for all (a huge value
@@ -57,7 +54,8 @@ class Checkpoint:
     """The pages of one document read so far, for one knowledgebase's layout options:
     a file per turn (`<name>-<first>-<end>.pickle`), so a turn writes only the pages it
     read (a 619-page document's pages pickle to about 20 MB, seconds to write and read).
-    Only the product's own processes write the data folder, so unpickling is safe."""
+    Pickles: safe to load while only the product's own processes can write the data
+    folder (which must hold anyway: they could replace the PDFs)."""
 
     folder: Path
     name: str
