@@ -132,3 +132,67 @@ def redis_server() -> Iterator[str]:
         process.terminate()
         process.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- processes of the product itself (web servers, workers), for end-to-end tests --------
+
+def _die_with_parent() -> None:
+    """In the child before exec: the kernel SIGKILLs it when the test process dies, even
+    by SIGKILL, so no server outlives an interrupted run (Linux; a no-op elsewhere)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+
+
+def spawn(command: list[str], log: Path, env: dict[str, str] | None = None,
+          cwd: Path | None = None) -> subprocess.Popen[bytes]:
+    """Start `command` in a process group of its own (so `stop` ends its children too,
+    gunicorn's workers say), its output appended to `log`."""
+    with log.open("ab") as out:
+        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                env={**os.environ, **(env or {})}, cwd=cwd,
+                                start_new_session=True, preexec_fn=_die_with_parent)
+
+
+def stop(process: subprocess.Popen[bytes], signal_number: int = 15,
+         timeout: float = 15) -> None:
+    """End the process and everything in its group: `signal_number` first (SIGTERM),
+    SIGKILL if the group is not gone within `timeout` seconds."""
+    import signal
+
+    try:
+        os.killpg(process.pid, signal_number)
+    except ProcessLookupError:
+        pass
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # children that outlived their leader
+    except ProcessLookupError:
+        pass
+    process.wait(timeout)
+
+
+def wait_until_answering(url: str, process: subprocess.Popen[bytes], log: Path,
+                         timeout: float = 60) -> None:
+    """Wait until GET `url` answers 200, or fail with the process's log."""
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            break
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (OSError, urllib.error.URLError):
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not answer (exit {process.poll()}):\n"
+                       f"{log.read_text(errors='replace')[-4000:]}")

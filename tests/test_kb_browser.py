@@ -372,3 +372,37 @@ def test_deleting_asks_first(tab, server):
     assert tab.url == server.url + "/"
     assert api(server, "GET", f"/api/knowledgebases/{kb_id}")[0] == 404
     assert tab.locator(f'tr[data-kb-id="{kb_id}"]').count() == 0
+
+
+def test_a_paused_retried_document_says_so_and_the_table_follows_it(tab, server):
+    kb_id = new_kb(server, "Retried")
+    doc = api_upload(server, kb_id, long_pdf(3, "Retried by a second worker"), "retried.pdf")
+    api_wait_ready(server, kb_id, doc["id"])
+    # As a team server's worker leaves it: its first worker died (attempt 2), and the
+    # second handed it back to the queue part-read while small documents went first.
+    with sqlite3.connect(server.database) as conn:
+        conn.execute("UPDATE kb_documents SET state = 'processing', progress = 0.4, "
+                     "attempts = 2, lease_owner = 'queue', lease_until = 1e12 "
+                     "WHERE kb_id = ? AND doc_id = ?", (kb_id, doc["id"]))
+    tab.goto(f"{server.url}/knowledgebases/{kb_id}")
+    state = row(tab, doc["id"]).locator('[data-testid="doc-state"]')
+    assert "Paused at 40 %" in state.inner_text()
+    assert state.locator('[data-testid="doc-attempts"]').inner_text() == \
+        "attempt 2 of 3: a worker stopped mid-job"
+    with sqlite3.connect(server.database) as conn:  # the worker finishes it
+        conn.execute("UPDATE kb_documents SET state = 'ready', progress = 1, "
+                     "lease_owner = NULL, lease_until = NULL WHERE kb_id = ? AND doc_id = ?",
+                     (kb_id, doc["id"]))
+    tab.wait_for_selector(f'tr[data-doc-id="{doc["id"]}"][data-state="ready"]')
+    assert "Ready" in state.inner_text()
+    assert state.locator('[data-testid="doc-attempts"]').inner_text() == "after 2 attempts"
+
+
+def api_wait_ready(server, kb_id: int, doc_id: str) -> None:
+    import time
+
+    deadline = time.monotonic() + 60
+    while api(server, "GET", f"/api/knowledgebases/{kb_id}/documents/{doc_id}")[1][
+            "state"] != "ready":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from tests.conftest import APEX, store_files
+from tests.conftest import APEX, POLICY, store_files
 from visualiser.cli import main
 from visualiser.errors import BadPdf, DuplicateName, NotFound, UnknownStrategy
 from visualiser.ingest import admit, process, stored_report
@@ -311,3 +311,19 @@ def test_the_schema_is_the_same_on_both_backends(tmp_path, postgres_url):
         assert version == len(MIGRATIONS)
     finally:
         pg_store.close()
+
+
+def test_kb_commands_take_the_database_and_data_dir_as_serve_does(database, tmp_path,
+                                                                   sample_path, capsys):
+    data_dir = tmp_path / "shared"
+    where = ["--database", database, "--data-dir", str(data_dir)]
+    assert main(["kb", "create", "Team", *where]) == 0  # after the subcommand
+    store = Store(database, data_dir / "pdfs")
+    kb_id = store.knowledgebases()[0].id
+    store.close()
+    assert main(["kb", *where, "add", str(kb_id), str(sample_path(POLICY))]) == 0  # before
+    capsys.readouterr()
+    assert main(["kb", "list", *where]) == 0
+    listing = capsys.readouterr().out
+    assert "Team" in listing and POLICY in listing and "ready" in listing
+    assert len(list((data_dir / "pdfs").glob("*.pdf"))) == 1  # in the shared folder

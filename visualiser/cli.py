@@ -99,8 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     diff.set_defaults(run=_diff)
 
     kb = commands.add_parser("kb", help="knowledgebases: create, list, add documents")
-    kb.add_argument("--database", default=None, help="SQLite file or postgresql:// URL "
-                    "(default: $VISUALISER_DATABASE, else a SQLite file in the user data dir)")
+    _store_args(kb)
     kb_commands = kb.add_subparsers(required=True, metavar="KB_COMMAND")
     create = kb_commands.add_parser("create", help="create a knowledgebase")
     create.add_argument("name")
@@ -108,14 +107,16 @@ def _parser() -> argparse.ArgumentParser:
                         help="chunking strategy (default: structure_aware)")
     create.add_argument("--param", action="append", default=[], metavar="KEY=VALUE")
     _layout_args(create, workers=False)
-    create.set_defaults(run=_kb_create)
+    create.set_defaults(run=_on_store(_kb_create))
     kb_list = kb_commands.add_parser("list", help="list knowledgebases and their documents")
-    kb_list.set_defaults(run=_kb_list)
+    kb_list.set_defaults(run=_on_store(_kb_list))
     add = kb_commands.add_parser("add", help="add a PDF to a knowledgebase and chunk it")
     add.add_argument("kb_id", type=int)
     add.add_argument("pdf", type=Path)
     _workers_arg(add)
-    add.set_defaults(run=_kb_add)
+    add.set_defaults(run=_on_store(_kb_add))
+    for command in (create, kb_list, add):  # `kb list --database …` as `kb --database … list`
+        _store_args(command, after_command=True)
 
     serve = commands.add_parser("serve", help="start the web visualiser")
     serve.add_argument("--host", default="127.0.0.1")
@@ -153,27 +154,39 @@ def _parser() -> argparse.ArgumentParser:
 def _team_args(parser: argparse.ArgumentParser) -> None:
     """Where the store, the queue and the shared files are: the same for `serve` and
     `worker`, from the flags or the environment."""
-    parser.add_argument("--database", default=None, metavar="URL",
-                        help="SQLite file (or sqlite:///path) or postgresql://… URL "
-                             "(default: $VISUALISER_DATABASE, else a SQLite file in the "
-                             "user data dir)")
+    _store_args(parser)
     parser.add_argument("--queue", default=None, metavar="URL",
                         help="redis://… : uploads are processed by `visualiser worker`s "
                              "taking jobs from this queue (default: $VISUALISER_QUEUE, else "
                              "processed inside `serve`)")
-    parser.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
+
+
+def _store_args(parser: argparse.ArgumentParser, *, after_command: bool = False) -> None:
+    """--database and --data-dir (`serve`, `worker`, `kb`). After a subcommand they
+    default to nothing, so they do not undo the same flag given before it."""
+    default = argparse.SUPPRESS if after_command else None
+    parser.add_argument("--database", default=default, metavar="URL",
+                        help="SQLite file (or sqlite:///path) or postgresql://… URL "
+                             "(default: $VISUALISER_DATABASE, else a SQLite file in the "
+                             "user data dir)")
+    parser.add_argument("--data-dir", type=Path, default=default, metavar="DIR",
                         help="the folder of PDFs and caches every process shares (default: "
                              "$VISUALISER_DATA_DIR, else beside the SQLite file; required "
                              "with PostgreSQL)")
 
 
-def _team_settings(args: argparse.Namespace) -> tuple[str, str | None, Path | None]:
+def _store_settings(args: argparse.Namespace) -> tuple[str, Path | None]:
     from visualiser.store import default_database
 
     database = args.database or os.environ.get("VISUALISER_DATABASE") or str(default_database())
-    queue = args.queue or os.environ.get("VISUALISER_QUEUE") or None
     data_dir = args.data_dir or (Path(os.environ["VISUALISER_DATA_DIR"])
                                  if os.environ.get("VISUALISER_DATA_DIR") else None)
+    return database, data_dir
+
+
+def _team_settings(args: argparse.Namespace) -> tuple[str, str | None, Path | None]:
+    database, data_dir = _store_settings(args)
+    queue = args.queue or os.environ.get("VISUALISER_QUEUE") or None
     return database, queue, data_dir
 
 
@@ -374,27 +387,35 @@ def _diff(args: argparse.Namespace) -> int:
     return 0 if result["same"] else 1
 
 
-def _store(args: argparse.Namespace) -> Any:
-    from visualiser.store import Store, data_folders, default_database
+def _on_store(command: Any) -> Any:
+    """A `kb` command run on the configured store, closed after (its PostgreSQL
+    connections with it)."""
 
-    database = args.database or os.environ.get("VISUALISER_DATABASE") or default_database()
-    data_dir = os.environ.get("VISUALISER_DATA_DIR")
-    return Store(database, data_folders(data_dir)["pdfs"] if data_dir else None)
+    def run(args: argparse.Namespace) -> int:
+        from visualiser.store import Store, data_folders
+
+        database, data_dir = _store_settings(args)
+        store = Store(database, data_folders(data_dir)["pdfs"] if data_dir else None)
+        try:
+            return int(command(args, store) or 0)
+        finally:
+            store.close()
+
+    return run
 
 
-def _kb_create(args: argparse.Namespace) -> int:
+def _kb_create(args: argparse.Namespace, store: Any) -> int:
     from visualiser.knowledgebase import new_metadata
 
     metadata = new_metadata(args.strategy, _params(args.param), layout=args.layout,
                             ocr_lang=args.ocr_lang)
-    kb = _store(args).create_knowledgebase(args.name, metadata)
+    kb = store.create_knowledgebase(args.name, metadata)
     print(f"created knowledgebase {kb.id} {kb.name!r} (chunking: {kb.chunking_strategy}, "
           f"layout: {kb.layout_options.engine})")
     return 0
 
 
-def _kb_list(args: argparse.Namespace) -> int:
-    store = _store(args)
+def _kb_list(args: argparse.Namespace, store: Any) -> int:
     for kb in store.knowledgebases():
         strategy = kb.chunking_strategy or "unknown (metadata unreadable)"
         print(f"{kb.id}\t{kb.name}\tchunking: {strategy}\tlayout: {kb.layout_options.engine}")
@@ -404,10 +425,9 @@ def _kb_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _kb_add(args: argparse.Namespace) -> int:
+def _kb_add(args: argparse.Namespace, store: Any) -> int:
     from visualiser.ingest import admit, process
 
-    store = _store(args)
     admitted = admit(store, args.kb_id, args.pdf.read_bytes(), args.pdf.name)
     if not admitted.new:
         print(f"{args.pdf.name} is already in knowledgebase {args.kb_id}; re-chunking it")

@@ -16,6 +16,7 @@ from typing import Any
 from visualiser import analysis, labels
 from visualiser.errors import NotFound, VisualiserError
 from visualiser.layout import LayoutOptions, get_engine
+from visualiser.layout.items import PageRead
 from visualiser.library import file_sha256
 from visualiser.mupdf import LOCK, take_messages
 from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
@@ -75,10 +76,11 @@ def admit(store: Store, kb_id: int, data: bytes | Path, name: str, *,
 
 def process(store: Store, kb_id: int, doc_id: str,
             on_processed: Callable[[Any, LayoutOptions], None] | None = None,
-            workers: int = 1) -> None:
+            workers: int = 1, pages_read: list[PageRead] | None = None) -> None:
     """Lay out a stored document with its knowledgebase's layout engine (in `workers`
-    processes) and chunk it with its strategy, then store the chunk set. Never raises:
-    failures are recorded on the document."""
+    processes; or from `pages_read`, every page read before by that engine) and chunk it
+    with its strategy, then store the chunk set. Never raises: failures are recorded
+    on the document."""
     try:
         kb = store.knowledgebase(kb_id)
         doc_row = store.document(kb_id, doc_id)
@@ -88,7 +90,8 @@ def process(store: Store, kb_id: int, doc_id: str,
             lambda fraction: store.set_state(kb_id, doc_id, "processing", progress=fraction))
         options = replace(kb.layout_options, workers=max(1, workers))
         get_engine(options.engine)  # an engine that cannot run here fails with the reason
-        processed = process_pdf(data, doc_row["name"], options=options, progress=progress)
+        processed = process_pdf(data, doc_row["name"], options=options, progress=progress,
+                                pages_read=pages_read)
         if on_processed is not None:
             on_processed(processed, options)
         strategy = kb.chunking_strategy

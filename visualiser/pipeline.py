@@ -23,6 +23,7 @@ from visualiser.errors import BadPdf, LimitExceeded, reading_pdf
 from visualiser.imported import align as align_imported
 from visualiser.imported import parse_chunks
 from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, extract_layout
+from visualiser.layout.items import PageRead
 from visualiser.layout.model import Layout
 from visualiser.markdown import SourceMarkdown, build_markdown
 from visualiser.mupdf import LOCK, summarise, take_messages
@@ -110,12 +111,14 @@ def _check_pages(doc: pymupdf.Document, max_pages: int) -> None:
 def process_pdf(data: bytes, name: str, *, options: LayoutOptions = DEFAULT_OPTIONS,
                 max_bytes: int = MAX_BYTES,
                 max_pages: int = MAX_PAGES,
-                progress: Callable[[int, int], None] | None = None) -> ProcessedDocument:
+                progress: Callable[[int, int], None] | None = None,
+                pages_read: list[PageRead] | None = None) -> ProcessedDocument:
+    """`pages_read`: every page already read by `options.engine` (see `extract_layout`)."""
     with LOCK:
         take_messages()  # whatever earlier work left in MuPDF's buffer is not ours
         open_pdf(data, max_bytes=max_bytes, max_pages=max_pages).close()
     with reading_pdf("the PDF's content"):
-        layout = extract_layout(data, options, progress)
+        layout = extract_layout(data, options, progress, pages_read)
     with LOCK:
         layout.warnings.extend(summarise(take_messages()))
     return ProcessedDocument(hashlib.sha256(data).hexdigest(), name, data, layout,

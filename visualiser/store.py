@@ -106,6 +106,10 @@ MIGRATIONS: tuple[str, ...] = (
 # A document whose worker died this many times is failed rather than retried again:
 # a file that kills its worker (out of memory, say) must not take down every worker.
 MAX_ATTEMPTS = 3
+# The lease owner of a document handed back to the queue part-way (a long document
+# making room for small ones, `Store.hand_back`): held, not lost; the next claim goes on
+# with the same attempt.
+QUEUE_OWNER = "queue"
 DOCUMENT_COLUMNS = (
     "d.id, COALESCE(k.name, d.name) AS name, d.size, d.page_count, d.created_at, k.state, "
     "k.progress, k.error, k.added_at, k.attempts, k.lease_owner, k.lease_until")
@@ -332,15 +336,30 @@ class Store:
     def claim(self, kb_id: int, doc_id: str, owner: str, seconds: float) -> bool:
         """Take the lease on a processing row, atomically (a compare-and-set: one
         UPDATE whose WHERE holds for one caller only): True when it is now `owner`'s
-        (it was free, expired, or already ours). Taking it anew counts an attempt."""
+        (it was free, expired, handed back, or already ours). Taking it anew counts an
+        attempt; going on with a document handed back to the queue does not."""
         now = time.time()
         with self.db() as conn:
             cur = conn.execute(
                 "UPDATE kb_documents SET lease_owner = ?, lease_until = ?, attempts = "
-                "attempts + CASE WHEN lease_owner = ? THEN 0 ELSE 1 END "
+                "attempts + CASE WHEN lease_owner = ? OR lease_owner = ? THEN 0 ELSE 1 END "
                 "WHERE kb_id = ? AND doc_id = ? AND state = 'processing' AND "
-                "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)",
-                (owner, now + seconds, owner, kb_id, doc_id, owner, now))
+                "(lease_owner IS NULL OR lease_owner = ? OR lease_owner = ? "
+                "OR lease_until < ?)",
+                (owner, now + seconds, owner, QUEUE_OWNER, kb_id, doc_id, owner, QUEUE_OWNER,
+                 now))
+        return cur.rowcount == 1
+
+    def hand_back(self, kb_id: int, doc_id: str, owner: str, seconds: float) -> bool:
+        """Give `owner`'s lease on a processing row to the queue (QUEUE_OWNER) for
+        `seconds`: a worker pausing a long document so that small ones go first. No
+        sweep takes the row meanwhile; whoever claims it next goes on with the same
+        attempt. False when the lease was no longer `owner`'s."""
+        with self.db() as conn:
+            cur = conn.execute(
+                "UPDATE kb_documents SET lease_owner = ?, lease_until = ? "
+                "WHERE kb_id = ? AND doc_id = ? AND state = 'processing' AND lease_owner = ?",
+                (QUEUE_OWNER, time.time() + seconds, kb_id, doc_id, owner))
         return cur.rowcount == 1
 
     def restart(self, kb_id: int, doc_id: str) -> None:
@@ -399,6 +418,14 @@ class Store:
             rows = conn.execute("SELECT DISTINCT lease_owner FROM kb_documents WHERE "
                                 "state = 'processing' AND lease_owner IS NOT NULL").fetchall()
         return {r[0] for r in rows}
+
+    def held_by_queue(self) -> list[tuple[int, str, int]]:
+        """Processing rows handed back to the queue (`hand_back`), with their attempts."""
+        with self.db(write=False) as conn:
+            rows = conn.execute(
+                "SELECT kb_id, doc_id, attempts FROM kb_documents WHERE state = 'processing' "
+                "AND lease_owner = ? ORDER BY added_at", (QUEUE_OWNER,)).fetchall()
+        return [(r[0], r[1], int(r[2])) for r in rows]
 
     def unleased(self) -> list[tuple[int, str]]:
         """Processing rows nobody holds (never leased, released, or expired)."""

@@ -25,6 +25,13 @@ document.body.classList.add("scripted"); // hides the no-script upload button
 
 function stateCell(doc) {
   // Keep in step with templates/knowledgebase.html, which renders the first state.
+  const cell = stateLabel(doc);
+  if (!doc.attempts_text) return cell;
+  // A worker stopped on it (killed, out of memory): say which attempt this is.
+  return [cell, " ", h("span", { class: "doc-attempts", "data-testid": "doc-attempts" }, doc.attempts_text)].flat();
+}
+
+function stateLabel(doc) {
   if (doc.state === "processing") {
     // The server words the phase: queued behind other uploads, reading pages, chunking.
     return [
@@ -46,6 +53,7 @@ function renderState(row, doc) {
   row.dataset.state = doc.state;
   row.dataset.phase = doc.phase;
   row.dataset.percent = String(doc.percent);
+  row.dataset.attempts = String(doc.attempts);
   fill(row.querySelector("td.state"), stateCell(doc));
 }
 
@@ -82,7 +90,7 @@ function syncRows(docs) {
     seen.add(doc.id);
     const row = rowOf(doc.id);
     if (!row) els.rows.append(buildRow(doc));
-    else if (row.dataset.state !== doc.state || row.dataset.phase !== doc.phase || row.dataset.percent !== String(doc.percent)) renderState(row, doc);
+    else if (row.dataset.state !== doc.state || row.dataset.phase !== doc.phase || row.dataset.percent !== String(doc.percent) || row.dataset.attempts !== String(doc.attempts)) renderState(row, doc);
   }
   for (const row of els.rows.querySelectorAll("tr[data-doc-id]")) {
     if (!seen.has(row.dataset.docId)) row.remove();

@@ -15,6 +15,7 @@ from visualiser.layout.engines import (
     get_engine,
     layout_options,
 )
+from visualiser.layout.items import PageRead
 from visualiser.layout.model import Layout
 from visualiser.layout.ocr import ocr_available
 
@@ -23,9 +24,12 @@ __all__ = ["DEFAULT_OPTIONS", "ENGINES", "LayoutOptions", "describe_engines", "e
 
 
 def extract_layout(data: bytes, options: LayoutOptions = DEFAULT_OPTIONS,
-                   progress: Progress | None = None) -> Layout:
-    """The layout of every page of the PDF `data`, in reading order."""
+                   progress: Progress | None = None,
+                   pages_read: list[PageRead] | None = None) -> Layout:
+    """The layout of every page of the PDF `data`, in reading order; from `pages_read` when
+    they were read before (a worker reading a long document in turns)."""
     engine = get_engine(options.engine)
-    layout = build_layout(engine().read(data, options, progress))
+    layout = build_layout(pages_read if pages_read is not None
+                          else engine().read(data, options, progress))
     layout.engine = f"{engine.name} {engine.version()}"
     return layout

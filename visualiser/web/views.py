@@ -12,7 +12,7 @@ from visualiser import knowledgebase
 from visualiser.layout import describe_engines
 from visualiser.library import Entry
 from visualiser.render import PALETTE
-from visualiser.store import Knowledgebase
+from visualiser.store import MAX_ATTEMPTS, QUEUE_OWNER, Knowledgebase
 from visualiser.strategies import STRATEGIES
 from visualiser.web.sources import Source
 from visualiser.web.state import state, strategies
@@ -67,21 +67,36 @@ PHASE_TEXT = {
     "queued": "Queued · waiting for the uploads before it",
     "reading": "Processing · {percent} %",
     "chunking": "Processing · all pages read, chunking",
+    "paused": "Paused at {percent} % · smaller uploads go first",
 }
 
 
 def processing_phase(kb_id: int, doc: dict[str, Any]) -> str:
     """What a document is waiting for, in the words the page shows: "queued" (behind
     other uploads), "reading" (its layout, with a progress), "chunking" (the layout is
-    read; chunks are being made and stored), else its state ("ready", "failed")."""
+    read; chunks are being made and stored), "paused" (a long document part-read,
+    handed back to the queue while small ones go first), else its state ("ready",
+    "failed")."""
     if doc["state"] != "processing":
         return str(doc["state"])
+    if doc.get("lease_owner") == QUEUE_OWNER:
+        return "paused"
     # Worked on here, or under another server's live lease (several servers may share
     # one database): being read. Otherwise it waits in a queue.
     leased = doc.get("lease_until") is not None and float(doc["lease_until"]) > time.time()
     if not (state().processor.is_running(kb_id, doc["id"]) or leased):
         return "queued"
     return "chunking" if float(doc["progress"]) >= 1 else "reading"
+
+
+def attempts_text(doc: dict[str, Any]) -> str:
+    """What the table says of a document a worker stopped on ("" when none did)."""
+    attempts = int(doc.get("attempts") or 0)
+    if attempts < 2:
+        return ""
+    if doc["state"] == "processing":
+        return f"attempt {attempts} of {MAX_ATTEMPTS}: a worker stopped mid-job"
+    return f"after {attempts} attempts"
 
 
 def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
@@ -99,6 +114,7 @@ def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
         "error": doc["error"],
         # How many times a worker took it up: more than 1 means one died on it.
         "attempts": int(doc.get("attempts") or 0),
+        "attempts_text": attempts_text(doc),
         "added_at": doc["added_at"],
         "links": {
             "self": url_for("kb_api.document", kb_id=kb_id, doc_id=doc["id"]),
