@@ -23,6 +23,7 @@ from visualiser.layout.engines import (
     Progress,
     register,
 )
+from visualiser.layout.figures import Figure, drawing_boxes, find_figures
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.ocr import ocr_available, ocr_page
 from visualiser.layout.order import reading_order
@@ -146,8 +147,13 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     vertical = [Item("line", line.bbox, line=line) for line in vertical_lines]
     if mostly_vertical:  # vertical Japanese: columns right to left, in tiers
         return _page_read(page, vertical_order(reading_order(items, text_width), vertical))
+    figures = find_figures(drawing_boxes(page), items)
+    for figure in figures:
+        for member in figure.members:
+            if member.line is not None:
+                member.role = "note"  # a figure's label: never a heading, nor in a paragraph
     # a few lines written top to bottom on a horizontal page are notes (`_in_order`)
-    return _page_read(page, _in_order(items + vertical, text_width))
+    return _page_read(page, _in_order(items + vertical, text_width, figures))
 
 
 def _page_read(page: pymupdf.Page, items: list[Item], warning: str | None = None) -> PageRead:
@@ -182,20 +188,21 @@ def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
                 item.role = "note"
 
 
-def _in_order(items: list[Item], width: float) -> list[Item]:
+def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[Item]:
     """The body in reading order, then the notes: on a page of horizontal text, a
     rotated line (a margin stamp, a note set sideways) is not part of the body and
     would otherwise be read into the middle of its paragraphs."""
     lines = [i.line for i in items if i.line is not None]
     sideways = sum(len(line.text) for line in lines if not line.horizontal)
     if not sideways or 2 * sideways >= sum(len(line.text) for line in lines):
-        return reading_order(items, width)
+        return reading_order(items, width, figures)
     notes = [i for i in items if i.line is not None and not i.line.horizontal]
     for note in notes:
         note.role = "note"
     sideways_ids = {id(note) for note in notes}
     body = [i for i in items if id(i) not in sideways_ids]
-    return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
+    return reading_order(body, width, figures) + sorted(notes,
+                                                        key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
 def text_lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
