@@ -35,8 +35,10 @@ from visualiser.layout.scripts import (
     is_vertical_piece,
     needs_chars,
     normalise,
+    stretching_glyphs,
     vertical_order,
     vertical_words,
+    with_stretching,
 )
 from visualiser.layout.tables import find_tables
 from visualiser.lifeline import exit_with_parent
@@ -129,7 +131,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         return _page_read(page, [], warning=(
             f"page {page.number + 1} has no text layer and OCR is unavailable "
             "(install tesseract-ocr); its words are missing"))
-    lines, vertical_lines = text_lines(textpage, styled=True)
+    lines, vertical_lines = text_lines(textpage, styled=True, page=page)
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
@@ -205,17 +207,21 @@ def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[It
                                                         key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
-def text_lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
+def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page | None = None,
+               ) -> tuple[list[RawLine], list[RawLine]]:
     """Text lines with their words and style: the horizontal lines, and the vertical
     ones (read top to bottom). OCR text (`styled=False`) comes in one stand-in font, so
     its bold and monospace flags say nothing and are ignored.
 
     Ordinary lines take PyMuPDF's own words; lines in a right-to-left or CJK script,
-    and vertical ones, are rebuilt from their characters by `scripts.py`."""
+    and vertical ones, are rebuilt from their characters by `scripts.py` (with the
+    stretching glyphs of right-to-left lines that the text layer drops, when `page`
+    is given)."""
     words_by_line: dict[tuple[int, int], list[WordBox]] = {}
     for x0, y0, x1, y1, text, block_no, line_no, _ in textpage.extractWORDS():
         words_by_line.setdefault((block_no, line_no), []).append(((x0, y0, x1, y1), text))
     raw: list[dict] | None = None  # the characters, read only for a page that needs them
+    stretching: list[tuple[BBox, str]] | None = None  # read only for right-to-left lines
     lines: list[RawLine] = []
     pieces: list[Piece] = []
     for block_no, block in enumerate(textpage.extractDICT()["blocks"]):
@@ -243,6 +249,10 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLin
                 raw = textpage.extractRAWDICT()["blocks"]
             chars = [(tuple(c["bbox"]), c["c"])
                      for s in raw[block_no]["lines"][line_no]["spans"] for c in s["chars"]]
+            if page is not None and any(map(is_rtl, text)):
+                if stretching is None:
+                    stretching = stretching_glyphs(page.get_texttrace())
+                chars = with_stretching(chars, stretching)
             piece = Piece(tuple(line["bbox"]), chars, size, (bold, mono))
             (pieces if vertical else fragments).append(piece)
         # MuPDF cuts a right-to-left line where the direction changes: its fragments on
