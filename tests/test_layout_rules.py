@@ -253,7 +253,7 @@ def _diagram(page: pymupdf.Page, x0: float, top: float) -> None:
         else:
             page.draw_rect(box, color=(0, 0, 0), width=0.8)
         page.insert_text((x0 + 8, y + 13), name, fontsize=7)
-        page.insert_text((x0 + 100, y + 13), f"stage {n + 1}", fontsize=7)
+        page.insert_text((x0 + 94, y + 13), f"stage {n + 1}", fontsize=7)
         if n < 3:
             page.draw_line((x0 + 45, y + 20), (x0 + 45, y + 34), color=(0, 0, 0), width=0.8)
 
@@ -305,3 +305,17 @@ def test_a_displayed_formula_beside_a_paragraph_leaves_the_paragraph_whole():
     paragraph = next(b for b in doc.source.text.split("\n\n") if "performance" in b)
     assert "IDF" not in paragraph and "exp" not in paragraph
     assert paragraph.count("collections were.") == 3  # the whole paragraph, in one block
+
+
+def test_a_figure_between_two_parts_of_a_paragraph_is_read_after_it():
+    def draw(page):
+        lines = _PARAGRAPH[:2]
+        for n, line in enumerate(lines):
+            page.insert_text((40, 80 + 13 * n), line, fontsize=10)
+        _diagram(page, 60, 110)  # the figure set across the column, mid-paragraph
+        for n, line in enumerate(_PARAGRAPH[2:6]):
+            page.insert_text((40, 270 + 13 * n), line, fontsize=10)
+    doc = process_pdf(_pdf(draw), "interrupted.pdf")
+    text = doc.source.text
+    assert "a fair performance over all of them" in text
+    assert text.index("larger collections were.") < text.index("Crawler")

@@ -21,7 +21,7 @@ from visualiser.layout.headings import (
     size_class,
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
-from visualiser.layout.lines import drop_running_lines, join_rows
+from visualiser.layout.lines import drop_running_lines, figures_after_paragraphs, join_rows
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 
 _BULLETS = {"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"}
@@ -38,6 +38,7 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 def build_layout(pages: list[PageRead]) -> Layout:
     dropped = drop_running_lines(pages)
+    figures_after_paragraphs(pages)
     for page in pages:
         page.items = join_rows(page.items)
     builder = _Builder(DocumentStyle.of(pages), _usual_line_gap(pages))

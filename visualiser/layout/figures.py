@@ -28,6 +28,7 @@ MIN_SIDE = 24.0  # points: a smaller cluster of drawings is an icon, a bullet or
 JOIN = 6.0  # points: drawings this close to each other are parts of one figure
 LABEL_WORDS = 6  # a line of this many words is running text, not a label
 MIN_SHAPES = 3  # drawings with extent both ways a figure has besides its background
+MAX_PROSE = 0.25  # share of a figure's lines that may be sentences (an example in a diagram)
 LINE = 1.2  # a line of text is this many times its type size high
 MAX_INK = 0.4  # share of a figure's area its labels may cover; denser is text in a box
 MAX_DRAWINGS = 5000  # a page drawn with more paths (a map, a plot of points) is skipped
@@ -77,8 +78,10 @@ def find_figures(drawings: list[BBox], items: list[Item]) -> list[Figure]:
         free = [i for i in lines if id(i) not in taken]
         members = [i for i in free if _label_of(i, cluster, group, body)]
         members += _beside(members, free, body)
-        if not members or any(_is_prose(i, body) for i in members):
-            continue  # a title on a banner, a sentence in a box: text, not a figure
+        prose_here = [i for i in members if _is_prose(i, body)]
+        if (not members or MAX_PROSE * len(members) < len(prose_here)
+                or any(size_class(i.line.size) > body for i in prose_here if i.line)):
+            continue  # a title on a banner, sentences in a box: text, not a figure
         if not _drawn_among(group, members):
             continue  # one box behind a few lines (a shaded listing), or only rules
         ink = sum(_area(i.bbox) for i in members)
