@@ -117,16 +117,19 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
 
 def _structural(items: list[Item], gutters: list[Gutter]) -> list[Gutter]:
     """The gutters of `items` that part columns of substance: running text (a line
-    of `_PROSE_WORDS` words or more), a table or a picture on both sides. The gaps
+    of `_PROSE_WORDS` words or more), a title set large, a table or a picture on
+    both sides. The gaps
     between the pieces of a displayed formula ("V(A) = IDF(w)", "Σ", "exp(−") or
     between a diagram's labels are no column structure to keep apart from the
     columns around them."""
     if not gutters:
         return gutters
+    heights = sorted(i.bbox[3] - i.bbox[1] for i in items if i.kind == "line")
+    title = 1.5 * heights[len(heights) // 2] if heights else float("inf")
     columns: list[bool] = [False] * (len(gutters) + 1)
     for item in items:
-        if item.kind != "line" or (item.line is not None
-                                   and len(item.line.words) >= _PROSE_WORDS):
+        if item.kind != "line" or (item.line is not None and (
+                len(item.line.words) >= _PROSE_WORDS or item.bbox[3] - item.bbox[1] >= title)):
             centre = (item.bbox[0] + item.bbox[2]) / 2
             columns[sum(1 for g in gutters if centre > g[1])] = True
     return [g for n, g in enumerate(gutters) if columns[n] and columns[n + 1]]
