@@ -319,3 +319,15 @@ def test_a_figure_between_two_parts_of_a_paragraph_is_read_after_it():
     text = doc.source.text
     assert "a fair performance over all of them" in text
     assert text.index("larger collections were.") < text.index("Crawler")
+
+
+def test_a_banner_title_beside_a_short_colophon_keeps_its_own_column():
+    def draw(page):
+        for n, line in enumerate(("Issued 2 April 2020", "Publisher Research Service",
+                                  "Editor Kim Hajung", "www.example.org")):
+            page.insert_text((62, 120 + 16 * n), line, fontsize=8)
+        page.insert_text((480, 100), "No. 1695", fontsize=10)
+        page.insert_text((400, 150), "Issue Brief", fontsize=22, fontname="hebo")
+        _column(page, 62, 550, 200, 400, LOREM * 4)
+    text = process_pdf(_pdf(draw), "banner.pdf").source.text
+    assert "Editor Kim Hajung www.example.org" in " ".join(text.split())

@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-import pymupdf
-
 from visualiser.geometry import BBox, union
 from visualiser.layout.headings import CAPTION, size_class
 from visualiser.layout.items import Item
@@ -41,10 +39,11 @@ class Figure:
     members: list[Item]  # its labels (and any table or picture set inside it)
 
 
-def drawing_boxes(page: pymupdf.Page) -> list[BBox]:
-    """The boxes of the page's visible drawings, in text space (as the words)."""
+def drawing_boxes(paths: list[dict]) -> list[BBox]:
+    """The boxes of the page's visible drawings (`page.get_cdrawings()`), in text
+    space (as the words)."""
     boxes: list[BBox] = []
-    for path in page.get_cdrawings():
+    for path in paths:
         fill = path.get("fill")
         if path.get("type") == "f" and fill is not None and all(c >= _WHITE for c in fill):
             continue

@@ -135,7 +135,8 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
-    items = [] if mostly_vertical else find_tables(page, textpage, words)
+    paths = [] if mostly_vertical else page.get_cdrawings()  # read once: tables, figures
+    items = [] if mostly_vertical else find_tables(page, textpage, words, paths)
     table_boxes = [item.bbox for item in items]
     lines = _outside(lines, table_boxes)
     vertical_lines = _outside(vertical_lines, table_boxes)
@@ -149,7 +150,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     vertical = [Item("line", line.bbox, line=line) for line in vertical_lines]
     if mostly_vertical:  # vertical Japanese: columns right to left, in tiers
         return _page_read(page, vertical_order(reading_order(items, text_width), vertical))
-    figures = find_figures(drawing_boxes(page), items)
+    figures = find_figures(drawing_boxes(paths), items)
     for figure in figures:
         for member in figure.members:
             if member.line is not None:
