@@ -331,19 +331,3 @@ def test_a_banner_title_beside_a_short_colophon_keeps_its_own_column():
         _column(page, 62, 550, 200, 400, LOREM * 4)
     text = process_pdf(_pdf(draw), "banner.pdf").source.text
     assert "Editor Kim Hajung www.example.org" in " ".join(text.split())
-
-
-def test_a_picture_right_above_a_heading_goes_with_that_heading_s_section():
-    def draw(page):
-        for x, title, marker in ((40, "Unlocking the car", "apple"),
-                                 (316, "Locking the car", "birch")):
-            _picture(page, pymupdf.Rect(x, 60, x + 240, 200))
-            page.insert_text((x + 110, 130), "4" if marker == "birch" else "3", fontsize=9)
-            page.insert_text((x, 225), title, fontsize=14, fontname="hebo")
-            _column(page, x, x + 240, 235, 500, _words(marker, 80))
-    report = chunk_report(process_pdf(_pdf(draw), "manual.pdf"), "structure_aware")
-    texts = [c["text"] for c in report["chunks"]]
-    assert len(texts) == 2, texts
-    assert texts[0].split("\n\n")[0] == "# Unlocking the car"
-    assert "3" in texts[0].split() and "4" not in texts[0].split()
-    assert "4" in texts[1].split() and texts[1].startswith("# Locking the car")

@@ -21,12 +21,7 @@ from visualiser.layout.headings import (
     size_class,
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
-from visualiser.layout.lines import (
-    drop_running_lines,
-    figures_after_paragraphs,
-    headings_before_pictures,
-    join_rows,
-)
+from visualiser.layout.lines import drop_running_lines, figures_after_paragraphs, join_rows
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 
 _BULLETS = {"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"}
@@ -46,9 +41,7 @@ def build_layout(pages: list[PageRead]) -> Layout:
     figures_after_paragraphs(pages)
     for page in pages:
         page.items = join_rows(page.items)
-    style = DocumentStyle.of(pages)
-    headings_before_pictures(pages, style)
-    builder = _Builder(style, _usual_line_gap(pages))
+    builder = _Builder(DocumentStyle.of(pages), _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
     dropped += builder.running

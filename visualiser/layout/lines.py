@@ -1,6 +1,6 @@
 """Clean-up of a page's lines before blocks are gathered: running heads and feet
 left out, pieces of one row joined into one line, a figure that interrupts a
-paragraph moved after it, a heading right below a picture read before the picture."""
+paragraph moved after it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from collections import Counter
 
 from visualiser.geometry import union
-from visualiser.layout.headings import MAX_HEADING_WORDS, DocumentStyle, size_class
+from visualiser.layout.headings import size_class
 from visualiser.layout.items import Item, PageRead, RawLine
 
 RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
@@ -127,52 +127,3 @@ def _aside(item: Item) -> bool:
     """A figure's part: a picture, or a line that is a figure's label."""
     return item.kind == "image" or (item.line is not None and item.role == "note"
                                     and item.line.horizontal)
-
-
-def headings_before_pictures(pages: list[PageRead], style: DocumentStyle) -> None:
-    """A picture (with its callouts) set right above a heading in the same column
-    illustrates that heading's section: the heading is read first, so that the
-    section's chunk holds the picture's callouts, and the previous section's chunk
-    does not reach into the next column for them. `style` tells headings by size or
-    weight, as `build.py` does."""
-    for page in pages:
-        items = page.items
-        n = 0
-        while n < len(items):
-            if not _aside(items[n]):
-                n += 1
-                continue
-            end = n
-            while end < len(items) and _aside(items[end]):
-                end += 1
-            stop = end
-            while stop < len(items) and _heading_line(items[stop], style) and (
-                    stop == end or _same_style(items[stop - 1], items[stop])):
-                stop += 1
-            if stop > end and any(i.kind == "image" for i in items[n:end]) and _below(
-                    items[n:end], items[end]):
-                items[n:stop] = items[end:stop] + items[n:end]
-            n = stop if stop > end else end
-
-
-def _heading_line(item: Item, style: DocumentStyle) -> bool:
-    line = item.line
-    if line is None or item.role is not None or not line.horizontal:
-        return False
-    if len(line.words) > MAX_HEADING_WORDS:
-        return False
-    return size_class(line.size) in style.levels or (line.bold and not style.bold_body)
-
-
-def _same_style(a: Item, b: Item) -> bool:
-    assert a.line is not None and b.line is not None
-    return size_class(a.line.size) == size_class(b.line.size) and a.line.bold == b.line.bold
-
-
-def _below(run: list[Item], heading: Item) -> bool:
-    """Is `heading` right under the pictures of `run`, in their column?"""
-    box = union(i.bbox for i in run)
-    height = heading.bbox[3] - heading.bbox[1]
-    return (box[3] <= heading.bbox[1] + 0.5 * height and heading.bbox[1] - box[3] < 4 * height
-            and min(box[2], heading.bbox[2]) - max(box[0], heading.bbox[0])
-            > 0.5 * (heading.bbox[2] - heading.bbox[0]))
