@@ -93,7 +93,7 @@ def find_figures(drawings: list[BBox], items: list[Item]) -> list[Figure]:
         chosen = {id(m) for m in members}
         members += inner + _beside(inner, [i for i in free if id(i) not in chosen], body)
         taken.update(id(i) for i in members)
-        figures.append(Figure(union(i.bbox for i in members + [Item("image", box)]), members))
+        figures.append(Figure(union([box] + [i.bbox for i in members]), members))
     return figures
 
 
@@ -189,10 +189,6 @@ def _clusters(boxes: list[BBox]) -> list[list[BBox]]:
     for i, b in enumerate(boxes):
         groups.setdefault(root(i), []).append(b)
     return list(groups.values())
-
-
-def _overlaps(a: BBox, b: BBox) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _holds(outer: BBox, inner: BBox) -> bool:

@@ -118,10 +118,9 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
 def _structural(items: list[Item], gutters: list[Gutter]) -> list[Gutter]:
     """The gutters of `items` that part columns of substance: running text (a line
     of `_PROSE_WORDS` words or more), a title set large, a table or a picture on
-    both sides. The gaps
-    between the pieces of a displayed formula ("V(A) = IDF(w)", "Σ", "exp(−") or
-    between a diagram's labels are no column structure to keep apart from the
-    columns around them."""
+    both sides. The gaps between the pieces of a displayed formula ("V(A) = IDF(w)",
+    "Σ", "exp(−") or between a diagram's labels are no column structure to keep
+    apart from the columns around them."""
     if not gutters:
         return gutters
     heights = sorted(i.bbox[3] - i.bbox[1] for i in items if i.kind == "line")

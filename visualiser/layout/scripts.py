@@ -85,7 +85,7 @@ def with_stretching(chars: list[Char], glyphs: list[Char]) -> list[Char]:
         x, y = (gbox[0] + gbox[2]) / 2, (gbox[1] + gbox[3]) / 2
         if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
             continue
-        twins = [n for n, (b, c) in enumerate(out) if c == g]
+        twins = [n for n, (_, c) in enumerate(out) if c == g]
         if twins:
             n = min(twins, key=lambda i: abs(out[i][0][0] - gbox[0]))
             if abs(out[n][0][0] - gbox[0]) < 2 * (gbox[2] - gbox[0]) + 1.0:
