@@ -227,3 +227,107 @@ def test_a_footnote_mark_raised_against_a_word_is_a_word_of_its_own():
     mark = next(w for w in doc.layout.words if w.text == "12")
     risk = next(w for w in doc.layout.words if w.text == "risk")
     assert risk.bbox[2] <= mark.bbox[0] + 0.5  # the mark's box starts where the word ends
+
+
+def _left_column_lines(page: pymupdf.Page, lines: list[str], top: float = 80) -> None:
+    for n, line in enumerate(lines):
+        page.insert_text((40, top + 13 * n), line, fontsize=10)
+
+
+_PARAGRAPH = [  # one paragraph, a word broken at a line end in the middle of it
+    "The system was tested on several news collections and",
+    "it obtained reasonably good results with a fair perfor-",
+    "mance over all of them, though the smaller collections",
+    "were harder to cluster than the larger collections were.",
+] * 3
+
+
+def _diagram(page: pymupdf.Page, x0: float, top: float) -> None:
+    """A flowchart drawn with vector graphics: boxes, an ellipse, arrows, and small
+    labels on its shapes, on the rows of the text beside it."""
+    for n, name in enumerate(("Crawler", "Clusterer", "Pattern Finder", "Tables")):
+        y = top + 34 * n
+        box = pymupdf.Rect(x0, y, x0 + 90, y + 20)
+        if n == 2:
+            page.draw_oval(box, color=(0, 0, 0), width=0.8)
+        else:
+            page.draw_rect(box, color=(0, 0, 0), width=0.8)
+        page.insert_text((x0 + 8, y + 13), name, fontsize=7)
+        page.insert_text((x0 + 94, y + 13), f"stage {n + 1}", fontsize=7)
+        if n < 3:
+            page.draw_line((x0 + 45, y + 20), (x0 + 45, y + 34), color=(0, 0, 0), width=0.8)
+
+
+def test_labels_of_a_drawn_figure_stay_out_of_the_paragraph_beside_it():
+    def draw(page):
+        _left_column_lines(page, _PARAGRAPH)
+        _diagram(page, 330, 75)
+        page.insert_text((330, 230), "Figure 1: The pipeline.", fontsize=10)
+        _column(page, 330, 572, 245, 400, LOREM * 2)
+    doc = process_pdf(_pdf(draw), "figure.pdf")
+    text = doc.source.text
+    assert "a fair performance over all of them" in text
+    paragraph = next(b for b in text.split("\n\n") if "performance" in b)
+    assert not any(label in paragraph for label in ("Crawler", "Clusterer", "stage"))
+    # every label is kept, after the paragraph and before the caption, in drawing order
+    labels = [text.index(w) for w in ("Crawler", "Clusterer", "Pattern", "Tables")]
+    assert labels == sorted(labels)
+    assert text.index("cluster than the larger") < labels[0] < text.index("Figure 1")
+    headings = [b.heading for b in doc.source.blocks if b.kind == "heading"]
+    assert not any("Crawler" in h or "stage" in h for h in headings)
+
+
+def test_text_in_a_drawn_box_is_body_text_not_figure_labels():
+    def draw(page):
+        _left_column_lines(page, _PARAGRAPH)
+        page.draw_rect(pymupdf.Rect(325, 70, 575, 180), color=(0, 0, 0), width=0.8)
+        _column(page, 330, 570, 75, 180, LOREM * 2)
+    doc = process_pdf(_pdf(draw), "boxed.pdf")
+    paragraphs = [b.strip() for b in doc.source.text.split("\n\n")]
+    assert any(p.startswith("the committee shall review") and len(p.split()) > 30
+               for p in paragraphs), paragraphs
+
+
+def test_a_displayed_formula_beside_a_paragraph_leaves_the_paragraph_whole():
+    def draw(page):
+        for n, line in enumerate(_PARAGRAPH):
+            page.insert_text((40, 80 + 15 * n), line, fontsize=10)
+        _picture(page, pymupdf.Rect(330, 70, 560, 140))
+        # a formula set in pieces, as TeX does, a wide gap between each, on a band of
+        # its own beside the paragraph
+        page.insert_text((330, 168), "V(A) = IDF(w)", fontsize=10)
+        page.insert_text((420, 170), "\u03a3", fontsize=14, fontname="symb")
+        page.insert_text((450, 168), "exp(", fontsize=10)
+        page.insert_text((490, 164), "i", fontsize=7)
+        _column(page, 330, 572, 190, 330, LOREM * 2)
+    doc = process_pdf(_pdf(draw), "formula.pdf")
+    assert "a fair performance over all of them" in doc.source.text
+    paragraph = next(b for b in doc.source.text.split("\n\n") if "performance" in b)
+    assert "IDF" not in paragraph and "exp" not in paragraph
+    assert paragraph.count("collections were.") == 3  # the whole paragraph, in one block
+
+
+def test_a_figure_between_two_parts_of_a_paragraph_is_read_after_it():
+    def draw(page):
+        lines = _PARAGRAPH[:2]
+        for n, line in enumerate(lines):
+            page.insert_text((40, 80 + 13 * n), line, fontsize=10)
+        _diagram(page, 60, 110)  # the figure set across the column, mid-paragraph
+        for n, line in enumerate(_PARAGRAPH[2:6]):
+            page.insert_text((40, 270 + 13 * n), line, fontsize=10)
+    doc = process_pdf(_pdf(draw), "interrupted.pdf")
+    text = doc.source.text
+    assert "a fair performance over all of them" in text
+    assert text.index("larger collections were.") < text.index("Crawler")
+
+
+def test_a_banner_title_beside_a_short_colophon_keeps_its_own_column():
+    def draw(page):
+        for n, line in enumerate(("Issued 2 April 2020", "Publisher Research Service",
+                                  "Editor Kim Hajung", "www.example.org")):
+            page.insert_text((62, 120 + 16 * n), line, fontsize=8)
+        page.insert_text((480, 100), "No. 1695", fontsize=10)
+        page.insert_text((400, 150), "Issue Brief", fontsize=22, fontname="hebo")
+        _column(page, 62, 550, 200, 400, LOREM * 4)
+    text = process_pdf(_pdf(draw), "banner.pdf").source.text
+    assert "Editor Kim Hajung www.example.org" in " ".join(text.split())

@@ -19,7 +19,7 @@ from visualiser.layout.headings import (
     size_class,
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
-from visualiser.layout.lines import drop_running_lines, join_rows
+from visualiser.layout.lines import drop_running_lines, figures_after_paragraphs, join_rows
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 from visualiser.patterns import BULLETS, CAPTION, NUMBERED_ITEM
 
@@ -33,6 +33,7 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 def build_layout(pages: list[PageRead]) -> Layout:
     dropped = drop_running_lines(pages)
+    figures_after_paragraphs(pages)
     for page in pages:
         page.items = join_rows(page.items)
     builder = _Builder(DocumentStyle.of(pages), _usual_line_gap(pages))

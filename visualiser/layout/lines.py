@@ -1,8 +1,10 @@
 """Clean-up of a page's lines before blocks are gathered: running heads and feet
-left out, pieces of one row joined into one line."""
+left out, pieces of one row joined into one line, a figure that interrupts a
+paragraph moved after it."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from visualiser.geometry import union
@@ -81,3 +83,47 @@ def drop_running_lines(pages: list[PageRead]) -> int:
         dropped += len(page.items) - len(kept)
         page.items = kept
     return dropped
+
+
+_OPEN_END = re.compile(r"[-\w,;]$")  # a line that ends mid-sentence (a hyphen, a word)
+_CLOSED_END = (".", "!", "?", ":")
+
+
+def figures_after_paragraphs(pages: list[PageRead]) -> None:
+    """A figure (its labels and pictures) read between two parts of one paragraph,
+    the text before it ending mid-sentence ("perfor-") and the text after it going
+    on in lower case ("mance"), is moved after that paragraph: it was placed there,
+    at the top of a column or a page, by the typesetter, not by the author."""
+    before: RawLine | None = None  # the last body line read, across pages
+    for page in pages:
+        items = page.items
+        n = 0
+        while n < len(items):
+            if not _aside(items[n]):
+                if items[n].line is not None and items[n].role is None:
+                    before = items[n].line
+                n += 1
+                continue
+            end = n
+            while end < len(items) and _aside(items[end]):
+                end += 1
+            after = items[end].line if end < len(items) and items[end].role is None else None
+            if (before is not None and after is not None and before.horizontal
+                    and _OPEN_END.search(before.text) and after.text[:1].islower()):
+                stop = end
+                while (stop < len(items) and items[stop].line is not None
+                       and items[stop].role is None
+                       and not items[stop].line.text.rstrip().endswith(_CLOSED_END)):
+                    stop += 1
+                stop = min(stop + 1, len(items))
+                if all(i.line is not None and i.role is None for i in items[end:stop]):
+                    items[n:stop] = items[end:stop] + items[n:end]
+                    n += stop - end
+                    continue
+            n = end
+
+
+def _aside(item: Item) -> bool:
+    """A figure's part: a picture, or a line that is a figure's label."""
+    return item.kind == "image" or (item.line is not None and item.role == "note"
+                                    and item.line.horizontal)

@@ -262,7 +262,7 @@ def _page(page: pymupdf.Page, model_boxes: list[Any]) -> _PageModel:
     textpage = page.get_textpage(flags=builtin.TEXT_FLAGS)
     by_box: dict[int, list[RawLine]] = {}
     orphans: list[RawLine] = []
-    horizontal, vertical = builtin.text_lines(textpage, styled=True)
+    horizontal, vertical = builtin.text_lines(textpage, styled=True, page=page)
     for line in horizontal + vertical:
         for home, words in _split_by_box(line, boxes).items():
             part = _part(line, words)

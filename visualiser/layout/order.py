@@ -12,23 +12,51 @@ row by row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from visualiser.geometry import BBox, centre, holds_centre
+from visualiser.layout.figures import Figure
 from visualiser.layout.items import Item
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
+_PROSE_WORDS = 4  # a line of this many words is running text
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 
 
-def reading_order(items: list[Item], width: float = 0.0) -> list[Item]:
+def reading_order(items: list[Item], width: float = 0.0,
+                  figures: Sequence[Figure] = ()) -> list[Item]:
     """`items` in reading order. Images behind text (backgrounds, frames) come first:
-    they would otherwise bridge every gutter they lie under."""
+    they would otherwise bridge every gutter they lie under. A figure's members (its
+    labels, `figures.py`) are read together where the figure stands, as one solid
+    item: scattered over the figure, they would bridge gutters and rows."""
     for n, item in enumerate(items):
         item.seq = n
+    grouped = {id(m) for f in figures for m in f.members}
+    stand_ins: dict[int, list[Item]] = {}
+    placed: list[Item] = []
+    for figure in figures:
+        own = {id(m) for m in figure.members}
+        members = [m for m in items if id(m) in own]
+        if not members:
+            continue
+        stand_in = Item("image", figure.bbox, seq=min(m.seq for m in members))
+        stand_ins[id(stand_in)] = members
+        placed.append(stand_in)
+    items = [i for i in items if id(i) not in grouped] + placed
     lines = [i for i in items if i.kind == "line"]
-    behind = [i for i in items if i.kind == "image" and _covers_lines(i.bbox, lines)]
-    solid = [i for i in items if not (i.kind == "image" and _covers_lines(i.bbox, lines))]
-    return _rows(behind) + _xy_cut(solid)
+    behind = [i for i in items if i.kind == "image" and id(i) not in stand_ins
+              and _covers_lines(i.bbox, lines)]
+    behind_ids = {id(i) for i in behind}
+    solid = [i for i in items if id(i) not in behind_ids]
+    ordered: list[Item] = []
+    for item in _rows(behind) + _xy_cut(solid):
+        # A diagram has no reading order of its own; its program writes each label
+        # whole (both lines of a box's name, a legend entry), where rows would
+        # interleave the labels of boxes side by side.
+        ordered.extend(sorted(stand_ins[id(item)], key=lambda i: i.seq)
+                       if id(item) in stand_ins else [item])
+    return ordered
 
 
 def _xy_cut(items: list[Item]) -> list[Item]:
@@ -76,7 +104,8 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
         if groups:
             merged = groups[-1] + band
             gutters = _gutters(merged)
-            parts = [own, _gutters(band) if _reliable(band) else []]
+            parts = [_structural(groups[-1], own),
+                     _structural(band, _gutters(band)) if _reliable(band) else []]
             if _compatible(gutters, [g for g in parts if g]):
                 groups[-1] = merged
                 own = gutters
@@ -84,6 +113,25 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
         groups.append(list(band))
         own = _gutters(band)
     return groups
+
+
+def _structural(items: list[Item], gutters: list[Gutter]) -> list[Gutter]:
+    """The gutters of `items` that part columns of substance: running text (a line
+    of `_PROSE_WORDS` words or more), a title set large, a table or a picture on
+    both sides. The gaps between the pieces of a displayed formula ("V(A) = IDF(w)",
+    "Σ", "exp(−") or between a diagram's labels are no column structure to keep
+    apart from the columns around them."""
+    if not gutters:
+        return gutters
+    heights = sorted(i.bbox[3] - i.bbox[1] for i in items if i.kind == "line")
+    title = 1.5 * heights[len(heights) // 2] if heights else float("inf")
+    columns: list[bool] = [False] * (len(gutters) + 1)
+    for item in items:
+        if item.kind != "line" or (item.line is not None and (
+                len(item.line.words) >= _PROSE_WORDS or item.bbox[3] - item.bbox[1] >= title)):
+            centre = (item.bbox[0] + item.bbox[2]) / 2
+            columns[sum(1 for g in gutters if centre > g[1])] = True
+    return [g for n, g in enumerate(gutters) if columns[n] and columns[n + 1]]
 
 
 

@@ -23,6 +23,7 @@ from visualiser.layout.engines import (
     Progress,
     register,
 )
+from visualiser.layout.figures import Figure, drawing_boxes, find_figures
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.ocr import ocr_available, ocr_page
 from visualiser.layout.order import reading_order
@@ -34,8 +35,10 @@ from visualiser.layout.scripts import (
     is_vertical_piece,
     needs_chars,
     normalise,
+    stretching_glyphs,
     vertical_order,
     vertical_words,
+    with_stretching,
 )
 from visualiser.layout.tables import find_tables
 from visualiser.lifeline import exit_with_parent
@@ -128,11 +131,12 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         return _page_read(page, [], warning=(
             f"page {page.number + 1} has no text layer and OCR is unavailable "
             "(install tesseract-ocr); its words are missing"))
-    lines, vertical_lines = text_lines(textpage, styled=True)
+    lines, vertical_lines = text_lines(textpage, styled=True, page=page)
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
-    items = [] if mostly_vertical else find_tables(page, textpage, words)
+    paths = [] if mostly_vertical else page.get_cdrawings()  # read once: tables, figures
+    items = [] if mostly_vertical else find_tables(page, textpage, words, paths)
     table_boxes = [item.bbox for item in items]
     lines = _outside(lines, table_boxes)
     vertical_lines = _outside(vertical_lines, table_boxes)
@@ -146,8 +150,13 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     vertical = [Item("line", line.bbox, line=line) for line in vertical_lines]
     if mostly_vertical:  # vertical Japanese: columns right to left, in tiers
         return _page_read(page, vertical_order(reading_order(items, text_width), vertical))
+    figures = find_figures(drawing_boxes(paths), items)
+    for figure in figures:
+        for member in figure.members:
+            if member.line is not None:
+                member.role = "note"  # a figure's label: never a heading, nor in a paragraph
     # a few lines written top to bottom on a horizontal page are notes (`_in_order`)
-    return _page_read(page, _in_order(items + vertical, text_width))
+    return _page_read(page, _in_order(items + vertical, text_width, figures))
 
 
 def _page_read(page: pymupdf.Page, items: list[Item], warning: str | None = None) -> PageRead:
@@ -181,33 +190,38 @@ def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
                 item.role = "note"
 
 
-def _in_order(items: list[Item], width: float) -> list[Item]:
+def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[Item]:
     """The body in reading order, then the notes: on a page of horizontal text, a
     rotated line (a margin stamp, a note set sideways) is not part of the body and
     would otherwise be read into the middle of its paragraphs."""
     lines = [i.line for i in items if i.line is not None]
     sideways = sum(len(line.text) for line in lines if not line.horizontal)
     if not sideways or 2 * sideways >= sum(len(line.text) for line in lines):
-        return reading_order(items, width)
+        return reading_order(items, width, figures)
     notes = [i for i in items if i.line is not None and not i.line.horizontal]
     for note in notes:
         note.role = "note"
     sideways_ids = {id(note) for note in notes}
     body = [i for i in items if id(i) not in sideways_ids]
-    return reading_order(body, width) + sorted(notes, key=lambda i: (i.bbox[0], i.bbox[1]))
+    return reading_order(body, width, figures) + sorted(notes,
+                                                        key=lambda i: (i.bbox[0], i.bbox[1]))
 
 
-def text_lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLine], list[RawLine]]:
+def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page | None = None,
+               ) -> tuple[list[RawLine], list[RawLine]]:
     """Text lines with their words and style: the horizontal lines, and the vertical
     ones (read top to bottom). OCR text (`styled=False`) comes in one stand-in font, so
     its bold and monospace flags say nothing and are ignored.
 
     Ordinary lines take PyMuPDF's own words; lines in a right-to-left or CJK script,
-    and vertical ones, are rebuilt from their characters by `scripts.py`."""
+    and vertical ones, are rebuilt from their characters by `scripts.py` (with the
+    stretching glyphs of right-to-left lines that the text layer drops, when `page`
+    is given)."""
     words_by_line: dict[tuple[int, int], list[WordBox]] = {}
     for x0, y0, x1, y1, text, block_no, line_no, _ in textpage.extractWORDS():
         words_by_line.setdefault((block_no, line_no), []).append(((x0, y0, x1, y1), text))
     raw: list[dict] | None = None  # the characters, read only for a page that needs them
+    stretching: list[tuple[BBox, str]] | None = None  # read only for right-to-left lines
     lines: list[RawLine] = []
     pieces: list[Piece] = []
     for block_no, block in enumerate(textpage.extractDICT()["blocks"]):
@@ -235,6 +249,10 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool) -> tuple[list[RawLin
                 raw = textpage.extractRAWDICT()["blocks"]
             chars = [(tuple(c["bbox"]), c["c"])
                      for s in raw[block_no]["lines"][line_no]["spans"] for c in s["chars"]]
+            if page is not None and any(map(is_rtl, text)):
+                if stretching is None:
+                    stretching = stretching_glyphs(page.get_texttrace())
+                chars = with_stretching(chars, stretching)
             piece = Piece(tuple(line["bbox"]), chars, size, (bold, mono))
             (pieces if vertical else fragments).append(piece)
         # MuPDF cuts a right-to-left line where the direction changes: its fragments on

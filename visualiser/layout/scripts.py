@@ -51,6 +51,48 @@ def _is_presentation(c: str) -> bool:
     return any(lo <= code <= hi for lo, hi in _PRESENTATION_FORMS)
 
 
+def stretching_glyphs(trace: Iterable[dict]) -> list[Char]:
+    """Glyphs of a right-to-left text that MuPDF's text layer leaves out: a joining
+    glyph (a kashida, or the letter a broken font maps it to) drawn again a little
+    further on to stretch a justified line. MuPDF drops a glyph that repeats the one
+    before it closer than a tenth of the type size, taking it for a fake-bold
+    overstrike; but an overstrike lands within a sliver of its own width, while a
+    repeat moved on by a third of its width or more shows ink of its own.
+    `trace`: `page.get_texttrace()`."""
+    out: list[Char] = []
+    for span in trace:
+        chars = span["chars"]
+        size = span["size"] or 1.0
+        for before, c in zip(chars, chars[1:], strict=False):
+            if c[0] != before[0] or not is_rtl(chr(c[0])):
+                continue
+            width = c[3][2] - c[3][0]
+            step = abs(c[2][0] - before[2][0])
+            if (width / 3 <= step < 0.1 * size
+                    and abs(c[2][1] - before[2][1]) < 0.1 * size):
+                out.append((tuple(c[3]), chr(c[0])))
+    return out
+
+
+def with_stretching(chars: list[Char], glyphs: list[Char]) -> list[Char]:
+    """`chars` of one line with the stretching `glyphs` that fall on it put back,
+    each right after the glyph it repeats."""
+    if not glyphs or not chars:
+        return chars
+    box = union(b for b, _ in chars)
+    out = list(chars)
+    for gbox, g in glyphs:
+        x, y = (gbox[0] + gbox[2]) / 2, (gbox[1] + gbox[3]) / 2
+        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
+            continue
+        twins = [n for n, (_, c) in enumerate(out) if c == g]
+        if twins:
+            n = min(twins, key=lambda i: abs(out[i][0][0] - gbox[0]))
+            if abs(out[n][0][0] - gbox[0]) < 2 * (gbox[2] - gbox[0]) + 1.0:
+                out.insert(n + 1, (gbox, g))
+    return out
+
+
 def is_rtl(c: str) -> bool:
     return unicodedata.bidirectional(c) in ("R", "AL")
 

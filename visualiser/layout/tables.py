@@ -117,7 +117,7 @@ def reading_turn(raw_words: list[tuple]) -> tuple[Transform, Transform]:
 # -- strokes and grids -------------------------------------------------------------
 
 
-def stroke_boxes(page: pymupdf.Page) -> tuple[list[BBox], list[BBox]]:
+def stroke_boxes(paths: list[dict]) -> tuple[list[BBox], list[BBox]]:
     """Axis-aligned strokes of the page's drawings as thin boxes, in text space:
     lines, the edges of rectangles, thin filled rectangles (rules); and the boxes of
     the drawings that have curves or slanted lines (a figure's shapes). Curves
@@ -125,7 +125,7 @@ def stroke_boxes(page: pymupdf.Page) -> tuple[list[BBox], list[BBox]]:
     strokes."""
     boxes: list[BBox] = []
     shapes: list[BBox] = []
-    for path in page.get_cdrawings():
+    for path in paths:
         if path.get("type") == "f" and all(c >= _WHITE for c in (path.get("fill") or (0,))):
             continue
         curved = False
@@ -280,7 +280,8 @@ class _Grid:
 
 
 def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
-                words: list[tuple] | None = None) -> list[Item]:
+                words: list[tuple] | None = None,
+                paths: list[dict] | None = None) -> list[Item]:
     """Every table of the page, ruled or not: rows → cells → words, in text space.
     `words`: `textpage.extractWORDS()` when the caller has it already. Two cheap
     gates first (a grid of strokes; rows of four or more cells), so a page of prose
@@ -288,7 +289,7 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     raw_words = textpage.extractWORDS() if words is None else words
     if not raw_words:
         return []
-    strokes, shapes = stroke_boxes(page)
+    strokes, shapes = stroke_boxes(page.get_cdrawings() if paths is None else paths)
     # Crossing is the same in text space whichever way a grid's text runs.
     components = _grids(*_segments(strokes)) if len(strokes) >= 4 else []
     aligned = may_hold_unruled(raw_words)
