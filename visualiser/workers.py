@@ -162,6 +162,7 @@ class WorkerContext:
     lease_seconds: float
     layout_workers: int
     on_processed: Any = None  # the shared layout cache, fed with what was read
+    images: Any = None  # the shared page-image cache: the first screen is rendered ahead
 
 
 _context: WorkerContext | None = None
@@ -188,7 +189,7 @@ def run_job(kb_id: int, doc_id: str) -> str:
     heartbeat.start()
     try:
         ingest.process(store, kb_id, doc_id, on_processed=context.on_processed,
-                       workers=context.layout_workers)
+                       workers=context.layout_workers, images=context.images)
     finally:
         stop.set()
         heartbeat.join()
@@ -213,6 +214,7 @@ def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
     from rq import Queue, SimpleWorker
 
     from visualiser.library import Library
+    from visualiser.render import PageImageCache
     from visualiser.resources import samples_dir
     from visualiser.store import data_folders
 
@@ -221,7 +223,9 @@ def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
     library = Library(samples_dir(), documents=1,
                       layout_dir=folders["cache"] / "layouts" if folders else None)
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
-    _context = WorkerContext(store, owner, lease_seconds, layout_workers, library.remember)
+    images = PageImageCache(folders["cache"]) if folders else None
+    _context = WorkerContext(store, owner, lease_seconds, layout_workers, library.remember,
+                             images)
     connection = _redis(queue_url)
     queue = Queue(QUEUE_NAME, connection=connection)
     stop = threading.Event()
