@@ -154,9 +154,11 @@ def find_containment(chunks: list[Placed]) -> list[Containment]:
 
 
 def _worth_indexing(words: list[list[str]]) -> bool:
-    """Few chunks (or a few long ones) are cheaper to compare pair by pair, in C, than
-    to index word by word in Python."""
-    return len(words) > FEW_CHUNKS and len(words) ** 2 > sum(len(w) for w in words)
+    """Few chunks are cheaper to compare pair by pair, in C, than to index word by word
+    in Python. Only few: comparing every pair of a few hundred long chunks was once
+    allowed too (while the pairs were fewer than the words), and that made twice the
+    document four times the work (tests/test_linear.py)."""
+    return len(words) > FEW_CHUNKS
 
 
 class _CandidateIndex:
