@@ -11,7 +11,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -78,5 +78,23 @@ def get_encoding(name: str = DEFAULT_ENCODING) -> tiktoken.Encoding:
     return tiktoken.get_encoding(name)
 
 
+# A report counts most texts twice (a strategy measures a section, then the chunk it
+# became is counted for the report), and a 600-page document has thousands of them:
+# counts of texts up to this long are remembered, at most `_COUNTS_KEPT` of them.
+_COUNTED_LENGTH = 16_000  # characters
+_COUNTS_KEPT = 2048
+
+
 def count_tokens(text: str, name: str = DEFAULT_ENCODING) -> int:
+    if len(text) > _COUNTED_LENGTH:
+        return _count(text, name)
+    return _remembered_count(text, name)
+
+
+def _count(text: str, name: str) -> int:
     return len(get_encoding(name).encode(text, disallowed_special=()))
+
+
+@lru_cache(maxsize=_COUNTS_KEPT)
+def _remembered_count(text: str, name: str) -> int:
+    return _count(text, name)
