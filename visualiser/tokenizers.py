@@ -11,10 +11,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+from collections.abc import Iterator
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
+import numpy
 import tiktoken
 
 ENCODINGS = ("cl100k_base", "o200k_base")
@@ -98,3 +100,53 @@ def _count(text: str, name: str) -> int:
 @lru_cache(maxsize=_COUNTS_KEPT)
 def _remembered_count(text: str, name: str) -> int:
     return _count(text, name)
+
+
+def token_offsets(tokens: list[int], name: str = DEFAULT_ENCODING) -> list[int]:
+    """Where each token starts in the text it was encoded from, in characters; a token
+    that begins inside a multi-byte character gives that character's start. The same
+    offsets as tiktoken's `decode_with_offsets`, from a per-token table instead of a
+    Python loop over every byte (2 million tokens for a 600-page document)."""
+    if not tokens:
+        return []
+    characters, inside = _token_table(name)
+    ids = numpy.asarray(tokens, dtype=numpy.int64)
+    counts = characters[ids]
+    before = numpy.cumsum(counts) - counts  # characters of the tokens before each one
+    return numpy.maximum(0, before - inside[ids]).tolist()
+
+
+@cache
+def _token_table(name: str) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """Per token id: the characters it starts (its bytes that are not UTF-8
+    continuation bytes), and 1 when its first byte continues a character."""
+    encoding = get_encoding(name)
+    size = encoding.max_token_value + 1
+    ids, datas = zip(*_token_bytes(encoding), strict=True)
+    where = numpy.array(ids, dtype=numpy.int64)
+    characters = numpy.zeros(size, dtype=numpy.int64)
+    inside = numpy.zeros(size, dtype=numpy.int64)
+    characters[where] = [len(data.translate(None, _CONTINUATION)) for data in datas]
+    inside[where] = [0x80 <= data[0] < 0xC0 if data else False for data in datas]
+    return characters, inside
+
+
+def _token_bytes(encoding: tiktoken.Encoding) -> Iterator[tuple[int, bytes]]:
+    """Every token id with its bytes: from the encoding's own tables when it has them
+    (a dictionary walk), else asked id by id (three times slower)."""
+    ranks = getattr(encoding, "_mergeable_ranks", None)
+    special = getattr(encoding, "_special_tokens", None)
+    if isinstance(ranks, dict) and isinstance(special, dict):
+        for data, token in ranks.items():
+            yield token, data
+        for text, token in special.items():
+            yield token, text.encode()
+        return
+    for token in range(encoding.max_token_value + 1):
+        try:
+            yield token, encoding.decode_single_token_bytes(token)
+        except KeyError:  # an unused id
+            continue
+
+
+_CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8 bytes that carry on a character
