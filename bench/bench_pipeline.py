@@ -34,7 +34,6 @@ from visualiser.layout.engines import default_workers  # noqa: E402
 from visualiser.pipeline import chunk_report, process_pdf  # noqa: E402
 from visualiser.strategies import STRATEGIES  # noqa: E402
 
-
 LONG_CORPUS = ("unstructured__DA-619p.pdf",)  # the corpus's documents of 100+ pages
 
 
