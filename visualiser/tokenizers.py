@@ -102,6 +102,11 @@ def _remembered_count(text: str, name: str) -> int:
     return _count(text, name)
 
 
+def forget_counts() -> None:
+    """Drop the remembered counts (the work-counting tests start each count cold)."""
+    _remembered_count.cache_clear()
+
+
 def token_offsets(tokens: list[int], name: str = DEFAULT_ENCODING) -> list[int]:
     """Where each token starts in the text it was encoded from, in characters; a token
     that begins inside a multi-byte character gives that character's start. The same
