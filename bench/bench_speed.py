@@ -119,16 +119,22 @@ def main() -> None:
     parser.add_argument("--no-growth", action="store_true")
     parser.add_argument("--only", help="one corpus file name")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--no-pymupdf4llm", action="store_true",
+                        help="leave out pymupdf4llm (a minute per run on the 619 pages)")
+    parser.add_argument("--no-engines", action="store_true",
+                        help="leave out the layout engines other than builtin (the ML "
+                             "engine takes 0.3-1.2 s per page)")
     args = parser.parse_args()
     corpus = corpus_dir()
     if not corpus.is_dir():
         raise SystemExit(f"no corpus at {corpus}; set VISUALISER_CORPUS")
-    has_llm = importlib.util.find_spec("pymupdf4llm") is not None
-    engines = [e for e in engines_here() if e != "builtin"]
+    has_llm = importlib.util.find_spec("pymupdf4llm") is not None and not args.no_pymupdf4llm
+    engines = [] if args.no_engines else [e for e in engines_here() if e != "builtin"]
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
           f"PyMuPDF {pymupdf.VersionBind}; medians of {args.repeat} interleaved runs")
     if not has_llm:
-        print("pymupdf4llm is not installed: its column shows n/i (it is not a dependency)")
+        print("pymupdf4llm is left out (--no-pymupdf4llm) or not installed: its column shows "
+              "n/i (it is not a dependency)")
     header = ["document", "pages", "bare words", "pymupdf4llm", "ours structure_aware",
               "ours token_based", "ours ÷ bare (sa / tb)"]
     header += [f"engine {e} (sa)" for e in engines] + ["peak RSS"]

@@ -1,17 +1,28 @@
 """How fast the web viewer answers. A script, not a test:
 
     python bench/bench_web.py [--repeat 5] [--long-pages 600] [--long-repeat 3]
+    python bench/bench_web.py --browser [PDF] [--repeat 3]
 
 Every figure is the median of several runs, each on a fresh app (so nothing is cached
 unless the line says so), measured through Flask's test client, i.e. including
 routing and JSON encoding but not the network. Ratios are against a baseline measured
 in the same run on the same machine: PyMuPDF opening the file and extracting every
 page's words, the least any layout-based viewer must do.
+
+`--browser` measures in the real browser instead (Debian's chromium driven by
+Playwright, launched as tests/conftest_web.py does, against a real threaded server):
+PDF (default: the corpus's 619-page DA-619p) is uploaded to a knowledgebase and
+processed once; then, per run, a new server on the same store and cache (a restart:
+nothing in memory) and a new browser context (nothing in its cache) time the first
+view to the first page with boxes, the first strategy switch (the layout read from the
+file kept beside the PDF), a second strategy, a warm switch (back to a report already
+made) and a page jump.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -27,6 +38,9 @@ sys.path.insert(0, str(ROOT))
 from tests.conftest_web import make_long_pdf  # noqa: E402
 from visualiser.resources import samples_dir  # noqa: E402
 from visualiser.web import create_app  # noqa: E402
+
+CORPUS = Path(os.environ.get("VISUALISER_CORPUS") or ROOT.parent / "shared" / "corpus")
+DEFAULT_BROWSER_PDF = CORPUS / "unstructured__DA-619p.pdf"
 
 
 def median_seconds(
@@ -176,12 +190,126 @@ def bench_long(scratch: Path, pages: int, repeat: int) -> None:
     print(f"  chunks JSON size: {sizes[-1] / 2**20:.2f} MB")
 
 
+BUDGET = 10.0  # seconds: the app's REPORT_TIME_BUDGET default, as `visualiser serve` has it
+
+
+class Refused(Exception):
+    """The viewer showed an error instead of the report (e.g. past the time budget)."""
+
+
+def _ready_with_boxes(tab, page: int) -> None:
+    """Wait until the report is drawn: the viewer ready, `page` showing image and boxes;
+    Refused with the viewer's message when it shows an error instead."""
+    tab.wait_for_function(
+        """(page) => {
+             const state = document.querySelector('[data-testid="viewer"]').dataset.reportState;
+             return state === "error" || (state === "ready" && document.querySelector(
+               `section.page[data-page="${page}"][data-loaded] svg.overlay g.box`));
+           }""", arg=page, timeout=300_000)
+    if tab.get_attribute('[data-testid="viewer"]', "data-report-state") == "error":
+        raise Refused(" ".join(tab.inner_text('[data-testid="error"]').split()))
+
+
+def _timed(action: Callable[[], object], tab, page: int) -> float | str:
+    """Seconds from `action` to the report drawn, or why it was not."""
+    start = time.perf_counter()
+    action()
+    try:
+        _ready_with_boxes(tab, page)
+    except Refused as refused:
+        return f"refused after {time.perf_counter() - start:.1f} s: {refused}"
+    return time.perf_counter() - start
+
+
+def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from conftest_web import CHROMIUM, LAUNCH_ARGS, VIEWPORT, live_server
+    from playwright.sync_api import sync_playwright
+
+    data = pdf.read_bytes()
+    pages = page_count(pdf)
+    config = {"SAMPLES_DIR": samples_dir(), "CACHE_DIR": scratch / "cache",
+              "DATABASE": scratch / "kb.sqlite", "REPORT_TIME_BUDGET": BUDGET}
+    jump = max(1, pages // 2)
+    print(f"Browser (Debian chromium, headless, {VIEWPORT['width']}x{VIEWPORT['height']}): "
+          f"{pdf.name}, {pages} pages, stored in a knowledgebase; medians of {repeat} runs, "
+          "each on a restarted server and a fresh browser context")
+    base = median_seconds(lambda: baseline(data), repeat)
+    row("baseline: PyMuPDF open + words of every page", base, base)
+    times: dict[str, list[float | str]] = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=LAUNCH_ARGS)
+        with live_server(config) as server:
+            context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+            request = context.request
+            kb = request.post(f"{server.url}/api/knowledgebases",
+                              data={"name": "bench"}).json()
+            start = time.perf_counter()
+            uploaded = request.post(
+                f"{server.url}/api/knowledgebases/{kb['id']}/documents",
+                multipart={"file": {"name": pdf.name, "mimeType": "application/pdf",
+                                    "buffer": data}}).json()
+            document = f"{server.url}/api/knowledgebases/{kb['id']}/documents/{uploaded['id']}"
+            while (state := request.get(document).json()["state"]) == "processing":
+                time.sleep(0.2)
+            if state != "ready":
+                raise SystemExit(f"processing ended {state}: {request.get(document).text()}")
+            row("upload to stored chunks (layout, first screen, chunks)",
+                time.perf_counter() - start, base)
+            context.close()
+        for _ in range(repeat):
+            # a restart: same store and caches, nothing in memory
+            with live_server(config) as server:
+                viewer = server.url + uploaded["links"]["viewer"]
+                context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+                tab = context.new_page()
+                tab.set_default_timeout(120_000)
+                got = {
+                    "first view: page 1 with its boxes (stored chunks)":
+                        _timed(lambda t=tab, u=viewer: t.goto(u, wait_until="commit"), tab, 1),
+                    "first strategy switch (token_based; layout from the stored file)":
+                        _timed(lambda t=tab: t.select_option(
+                            '[data-testid="strategy-select"]', "token_based"), tab, 1),
+                    "second strategy (structure_aware; layout in memory)":
+                        _timed(lambda t=tab: t.select_option(
+                            '[data-testid="strategy-select"]', "structure_aware"), tab, 1),
+                    "warm switch (back to token_based, report made)":
+                        _timed(lambda t=tab: t.select_option(
+                            '[data-testid="strategy-select"]', "token_based"), tab, 1),
+                    f"page jump (page {jump}, image and boxes)":
+                        _timed(lambda t=tab: (t.fill('[data-testid="page-input"]', str(jump)),
+                                              t.press('[data-testid="page-input"]', "Enter")),
+                               tab, jump),
+                }
+                for label, seconds in got.items():
+                    times.setdefault(label, []).append(seconds)
+                context.close()
+        browser.close()
+    for label, runs in times.items():
+        seconds = [r for r in runs if isinstance(r, float)]
+        if len(seconds) == len(runs):
+            row(label, statistics.median(seconds), base)
+        else:
+            print(f"  {label}: {len(runs) - len(seconds)} of {len(runs)} runs failed: "
+                  f"{next(r for r in runs if isinstance(r, str))}")
+            if seconds:
+                row(f"  ...the runs that worked ({len(seconds)})", statistics.median(seconds), base)
+    print(f"  (the server's time budget for one report: {BUDGET:.0f} s; the default)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--long-pages", type=int, default=600)
     parser.add_argument("--long-repeat", type=int, default=3)
+    parser.add_argument("--browser", nargs="?", type=Path, const=DEFAULT_BROWSER_PDF,
+                        help="time the viewer in chromium on this PDF, stored")
     args = parser.parse_args()
+    if args.browser:
+        with tempfile.TemporaryDirectory(prefix="bench-web-") as scratch:
+            bench_browser(Path(scratch), args.browser, args.repeat)
+        return
     print(
         f"Medians of {args.repeat} runs ({args.long_repeat} for the long document); "
         "ratio = time / baseline"

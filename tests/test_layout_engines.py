@@ -18,7 +18,7 @@ from tests.conftest import make_app
 from tests.upper_engine import UpperCaseEngine
 from visualiser import knowledgebase
 from visualiser.cli import main
-from visualiser.layout import ENGINES, LayoutOptions, get_engine
+from visualiser.layout import ENGINES, LayoutOptions, get_engine, layout_options
 from visualiser.layout.pages import BuiltinEngine
 from visualiser.pipeline import chunk_report, process_pdf
 from visualiser.resources import samples_dir
@@ -371,3 +371,14 @@ def test_a_section_number_boxed_apart_joins_its_title():
     assert set(by_box) == {0, 2}
     (heading,) = ml._rows(by_box[0])
     assert heading.text == "5.1 Hyper Parameter Optimization"
+
+
+def test_page_reading_processes_default_to_the_measured_count():
+    """bench/bench_pipeline.py found one process fastest on 2 cores (README, "Speed");
+    unmeasured larger machines keep that count, and an explicit count is kept."""
+    from visualiser.layout.engines import MEASURED_WORKERS, default_workers
+
+    assert default_workers(2) == MEASURED_WORKERS[2] == 1
+    assert default_workers(1) == 1 and default_workers(64) == 1
+    assert layout_options().workers == default_workers()
+    assert layout_options(workers=3).workers == 3

@@ -94,3 +94,17 @@ def test_unknown_encoding_lists_the_valid_ones():
     with pytest.raises(BadParameter, match="cl100k_base, o200k_base") as raised:
         tokenizers.get_encoding("gpt2")
     assert isinstance(raised.value, VisualiserError)
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_token_offsets_are_tiktokens_offsets(name):
+    """Ours come from a per-token table; they must be decode_with_offsets' exactly,
+    tokens that start inside a multi-byte character included."""
+    from visualiser.tokenizers import get_encoding, token_offsets
+
+    text = ("Plain words, £12.50, naïve café, Ελληνικά, العربية, 日本語のテキスト, emoji 🙂🚚, "
+            "<|endoftext|> as text. ") * 40
+    encoding = get_encoding(name)
+    tokens = encoding.encode(text, disallowed_special=())
+    assert token_offsets(tokens, name) == encoding.decode_with_offsets(tokens)[1]
+    assert token_offsets([], name) == []

@@ -35,8 +35,12 @@ def regions_of(word_ids: set[int], layout: Layout) -> list[Region]:
     overlap are merged.
     """
     by_page: dict[int, list[BBox]] = {}
-    for line_id in sorted({layout.words[w].line for w in word_ids}):
+    words = layout.words
+    for line_id in sorted({words[w].line for w in word_ids}):
         line = layout.lines[line_id]
+        if word_ids.issuperset(line.word_ids):  # the whole line, as most lines are: one run
+            by_page.setdefault(line.page, []).append(union(words[w].bbox for w in line.word_ids))
+            continue
         run: list[int] = []
         for word_id in line.word_ids:
             if word_id in word_ids:

@@ -154,9 +154,11 @@ def find_containment(chunks: list[Placed]) -> list[Containment]:
 
 
 def _worth_indexing(words: list[list[str]]) -> bool:
-    """Few chunks (or a few long ones) are cheaper to compare pair by pair, in C, than
-    to index word by word in Python."""
-    return len(words) > FEW_CHUNKS and len(words) ** 2 > sum(len(w) for w in words)
+    """Few chunks are cheaper to compare pair by pair, in C, than to index word by word
+    in Python. Only few: comparing every pair of a few hundred long chunks was once
+    allowed too (while the pairs were fewer than the words), and that made twice the
+    document four times the work (tests/test_linear.py)."""
+    return len(words) > FEW_CHUNKS
 
 
 class _CandidateIndex:
@@ -330,8 +332,16 @@ def table_figures(source: SourceMarkdown, chunks: list[Placed], encoding: str,
     cut (no chunk holds all of its words) and the chunks holding any of it."""
     found = []
     tables = [b for b in source.blocks if b.kind == "table"]
+    table_words = [{w for w in source.word_at[b.start:b.end] if w >= 0} for b in tables]
+    # Which chunks hold each table word, made in one pass (asking every chunk about every
+    # table made twice the document four times the work).
+    holders: dict[int, list[int]] = {}
+    in_tables = set().union(*table_words)
+    for position, chunk in enumerate(chunks):
+        for w in chunk.words & in_tables:
+            holders.setdefault(w, []).append(position)
     for number, block in enumerate(tables):
-        words = {w for w in source.word_at[block.start:block.end] if w >= 0}
+        words = table_words[number]
         text = source.text[block.start:block.end]
         tokens = count_tokens(text, encoding)
         predicted = None
@@ -339,8 +349,9 @@ def table_figures(source: SourceMarkdown, chunks: list[Placed], encoding: str,
             size, overlap, unit = windows
             length = tokens if unit == "tokens" else len(text)
             predicted = round(split_probability(length, size, overlap), 4)
-        holding = [c.index for c in chunks if c.words & words]
-        whole = any(words <= c.words for c in chunks if c.index in holding)
+        positions = sorted({p for w in words for p in holders.get(w, ())})
+        holding = [chunks[p].index for p in positions]
+        whole = any(words <= chunks[p].words for p in positions)
         found.append({"table": number, "tokens": tokens, "rows": len(block.rows),
                       "predicted_split": predicted, "split": bool(words) and not whole,
                       "chunks": holding})

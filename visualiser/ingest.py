@@ -15,11 +15,20 @@ from typing import Any
 
 from visualiser import analysis, labels
 from visualiser.errors import NotFound, VisualiserError
-from visualiser.layout import LayoutOptions, get_engine
+from visualiser.layout import LayoutOptions, get_engine, saved
 from visualiser.layout.items import PageRead
 from visualiser.library import file_sha256
 from visualiser.mupdf import LOCK, take_messages
-from visualiser.pipeline import MAX_BYTES, MAX_PAGES, chunk_report, open_pdf, process_pdf
+from visualiser.pipeline import (
+    MAX_BYTES,
+    MAX_PAGES,
+    ProcessedDocument,
+    chunk_report,
+    from_layout,
+    open_pdf,
+    process_pdf,
+)
+from visualiser.render import PageImageCache
 from visualiser.store import Store
 from visualiser.strategies import get_strategy
 
@@ -76,22 +85,26 @@ def admit(store: Store, kb_id: int, data: bytes | Path, name: str, *,
 
 def process(store: Store, kb_id: int, doc_id: str,
             on_processed: Callable[[Any, LayoutOptions], None] | None = None,
-            workers: int = 1, pages_read: list[PageRead] | None = None) -> None:
+            workers: int = 1, pages_read: list[PageRead] | None = None,
+            images: PageImageCache | None = None) -> None:
     """Lay out a stored document with its knowledgebase's layout engine (in `workers`
     processes; or from `pages_read`, every page read before by that engine) and chunk it
     with its strategy, then store the chunk set. Never raises: failures are recorded
-    on the document."""
+    on the document. With `images`, the page images of the viewer's first screen are
+    rendered into that cache first."""
     try:
         kb = store.knowledgebase(kb_id)
         doc_row = store.document(kb_id, doc_id)
         data = store.pdf_path(doc_id).read_bytes()
+        if images is not None:
+            warm_first_screen(images, doc_id, data, int(doc_row["page_count"]))
 
         progress = throttled(
             lambda fraction: store.set_state(kb_id, doc_id, "processing", progress=fraction))
         options = replace(kb.layout_options, workers=max(1, workers))
         get_engine(options.engine)  # an engine that cannot run here fails with the reason
-        processed = process_pdf(data, doc_row["name"], options=options, progress=progress,
-                                pages_read=pages_read)
+        processed = stored_layout(store, doc_id, doc_row["name"], data, options, progress,
+                                  pages_read)
         if on_processed is not None:
             on_processed(processed, options)
         strategy = kb.chunking_strategy
@@ -114,6 +127,33 @@ def process(store: Store, kb_id: int, doc_id: str,
             return
         log.exception("processing %s failed", doc_id)
         store.set_state(kb_id, doc_id, "failed", error=f"internal error: {exc}")
+
+
+def warm_first_screen(images: PageImageCache, doc_id: str, data: bytes,
+                      page_count: int) -> None:
+    """The first pages' images, ready before anyone opens the viewer (a few tens of
+    milliseconds each). A page that cannot be drawn is left for the viewer to report."""
+    try:
+        images.warm(doc_id, lambda: data, page_count)
+    except (VisualiserError, OSError) as error:
+        log.info("%s: the first pages were not rendered ahead: %s", doc_id, error)
+
+
+def stored_layout(store: Store, doc_id: str, name: str, data: bytes, options: LayoutOptions,
+                  progress: Callable[[int, int], None] | None = None,
+                  pages_read: list[PageRead] | None = None) -> ProcessedDocument:
+    """The document's layout under `options`, kept beside its PDF: read from there when
+    it was read before (by another knowledgebase holding the same bytes, or before a
+    restart cut the processing short), else read from the pages now and kept there, so
+    that every later view, preview, comparison and import of it starts from the file."""
+    path = store.document_folder(doc_id) / saved.file_name(options.key())
+    layout = saved.read_file(path)
+    if layout is not None:
+        return from_layout(data, name, layout)
+    processed = process_pdf(data, name, options=options, progress=progress,
+                            pages_read=pages_read)
+    saved.write_file(path, processed.layout)
+    return processed
 
 
 def _deleted(store: Store, kb_id: int, doc_id: str) -> bool:

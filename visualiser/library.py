@@ -24,7 +24,6 @@ from typing import Any, Generic, TypeVar
 
 from visualiser import pipeline
 from visualiser.errors import BadPdf, NotFound, reading_pdf
-from visualiser.files import write_atomically
 from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, saved
 from visualiser.mupdf import LOCK, take_messages
 from visualiser.strategies import get_strategy
@@ -99,6 +98,9 @@ class Entry:
     pages: tuple[PageSize, ...]
     source: str  # "sample" or "knowledgebase"
     path: Path | None = field(default=None, compare=False)
+    # Where the layout of a stored document is kept, beside its PDF (the store's
+    # document folder); None for samples, whose layouts go to the library's cache.
+    layout_folder: Path | None = field(default=None, compare=False)
 
     @property
     def page_count(self) -> int:
@@ -235,10 +237,14 @@ class Library:
         except KeyError:
             raise NotFound(f"no document with id {doc_id!r}", id=doc_id) from None
 
-    def stored_entry(self, doc_id: str, name: str, path: Path) -> Entry:
-        """A document kept outside the samples (a knowledgebase's PDF on disk)."""
+    def stored_entry(self, doc_id: str, name: str, path: Path,
+                     layout_folder: Path | None = None) -> Entry:
+        """A document kept outside the samples (a knowledgebase's PDF on disk), whose
+        layouts are kept in `layout_folder` (beside the PDF) when one is given."""
         return self._stored.get(
-            (doc_id, name, path), lambda: read_entry(path, name, "knowledgebase", path, doc_id)
+            (doc_id, name, path),
+            lambda: replace(read_entry(path, name, "knowledgebase", path, doc_id),
+                            layout_folder=layout_folder),
         )
 
     @staticmethod
@@ -248,10 +254,10 @@ class Library:
 
     def remember(self, processed: pipeline.ProcessedDocument,
                  options: LayoutOptions = DEFAULT_OPTIONS) -> None:
-        """Keep a layout processed elsewhere (the knowledgebase's background worker),
-        so the viewer's first preview does not extract it a second time."""
+        """Keep a layout processed elsewhere (the knowledgebase's background worker,
+        which stores it on disk beside the PDF), so the viewer's first preview does not
+        extract it a second time."""
         self._processed.put((processed.id, options.key()), processed)
-        self._save_layout(processed, options)
 
     def processed(self, entry: Entry,
                   options: LayoutOptions = DEFAULT_OPTIONS) -> pipeline.ProcessedDocument:
@@ -263,36 +269,24 @@ class Library:
         # knowledgebase); the layout is shared, the name is the caller's.
         return processed if processed.name == entry.name else replace(processed, name=entry.name)
 
-    def _layout_path(self, doc_id: str, options: LayoutOptions) -> Path | None:
+    def _layout_path(self, entry: Entry, options: LayoutOptions) -> Path | None:
+        if entry.layout_folder is not None:  # a stored document: beside its PDF
+            return entry.layout_folder / saved.file_name(options.key())
         if self.layout_dir is None:
             return None
-        key = hashlib.sha256(options.key().encode()).hexdigest()[:16]
-        return self.layout_dir / f"{doc_id}-{key}.json"
+        return self.layout_dir / saved.file_name(options.key(), prefix=entry.id)
 
     def _read_layout(self, entry: Entry, options: LayoutOptions) -> pipeline.ProcessedDocument:
         """The document's layout from disk when it was read before under the same
         engine, version and OCR settings; else extracted now, and kept."""
-        path = self._layout_path(entry.id, options)
-        if path is not None and path.exists():
-            try:
-                layout = saved.loads(path.read_bytes())
-            except (OSError, ValueError, KeyError, TypeError, IndexError):
-                layout = None  # damaged (a disk fault, a hand edit): read the PDF again
-            if layout is not None:
-                return pipeline.from_layout(self.pdf(entry), entry.name, layout)
-            path.unlink(missing_ok=True)  # of another format, or damaged: replaced below
+        path = self._layout_path(entry, options)
+        layout = saved.read_file(path) if path is not None else None
+        if layout is not None:
+            return pipeline.from_layout(self.pdf(entry), entry.name, layout)
         processed = pipeline.process_pdf(self.pdf(entry), entry.name, options=options)
-        self._save_layout(processed, options)
+        if path is not None:
+            saved.write_file(path, processed.layout)
         return processed
-
-    def _save_layout(self, processed: pipeline.ProcessedDocument,
-                     options: LayoutOptions) -> None:
-        path = self._layout_path(processed.id, options)
-        if path is not None and not path.exists():
-            try:
-                write_atomically(path, saved.dumps(processed.layout))
-            except OSError:
-                pass  # a full disk costs the next reader time, nothing else
 
     def is_processed(self, doc_id: str, options: LayoutOptions = DEFAULT_OPTIONS) -> bool:
         return (doc_id, options.key()) in self._processed

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy
+
 from visualiser.layout.model import Block, Layout, Word
 from visualiser.patterns import NUMBERED_ITEM
 
@@ -124,8 +126,13 @@ class SourceMarkdown:
         return Traced.of_source(self.text[start:end], start)
 
     def words_of(self, traced: Traced) -> set[int]:
-        word_at = self.word_at
-        found = {word_at[p] for p in traced.pos if p >= 0}
+        # In numpy: a chunk has a position per character, and a 600-page document's
+        # chunks have millions; a Python loop over them was 7% of a report's time.
+        if not len(traced.pos):
+            return set()
+        pos = numpy.frombuffer(traced.pos, dtype=f"i{traced.pos.itemsize}")
+        word_at = numpy.frombuffer(self.word_at, dtype=f"i{self.word_at.itemsize}")
+        found = set(numpy.unique(word_at[pos[pos >= 0]]).tolist())
         found.discard(SYNTHETIC)
         return found
 

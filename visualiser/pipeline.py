@@ -230,17 +230,7 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
             windows: tuple[int, int, str] | None = None) -> dict[str, Any]:
     encoding = settings.get("tokenizer", DEFAULT_ENCODING)
     check_chunk_count(doc, len(chunks))
-    placed = []
-    for index, chunk in enumerate(chunks):
-        if index % 64 == 0:
-            budget.check("placing the chunks on the pages")
-        if not chunk.heading_path:
-            first = next((p for p in chunk.text.pos if p >= 0), None)
-            if first is not None:
-                chunk.heading_path = doc.source.heading_path_at(first)
-        words = doc.source.words_of(chunk.text)
-        placed.append(analysis.Placed(index, chunk, count_tokens(chunk.text.text, encoding),
-                                      words, regions_of(words, doc.layout)))
+    placed = place_chunks(doc, chunks, encoding)
     check_chunks_per_page(placed)
     overlaps = analysis.find_overlaps(placed, doc.layout)
     containment = analysis.find_containment(placed)
@@ -268,6 +258,23 @@ def _report(doc: ProcessedDocument, chunks: list[Chunk], about: dict[str, Any],
     # Where chunk numbers and tags go, placed once here for the viewer and the render.
     report["labels"] = labels.place_all(report)
     return report
+
+
+def place_chunks(doc: ProcessedDocument, chunks: list[Chunk],
+                 encoding: str = DEFAULT_ENCODING) -> list[analysis.Placed]:
+    """Each chunk with its words, tokens, heading path and regions on the pages."""
+    placed = []
+    for index, chunk in enumerate(chunks):
+        if index % 64 == 0:
+            budget.check("placing the chunks on the pages")
+        if not chunk.heading_path:
+            first = next((p for p in chunk.text.pos if p >= 0), None)
+            if first is not None:
+                chunk.heading_path = doc.source.heading_path_at(first)
+        words = doc.source.words_of(chunk.text)
+        placed.append(analysis.Placed(index, chunk, count_tokens(chunk.text.text, encoding),
+                                      words, regions_of(words, doc.layout)))
+    return placed
 
 
 def check_chunks_per_page(placed: list[analysis.Placed]) -> None:

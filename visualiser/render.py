@@ -44,6 +44,13 @@ MAX_SCALE = 4.0
 # A poster-sized page at 4x would be a gigapixel image; refuse instead of swapping.
 MAX_PIXELS = 40_000_000
 
+# The scale the viewer's first screen asks its page images at: its default zoom
+# (`--zoom` in static/css/app.css, CSS pixels per PDF point) at a device pixel ratio of
+# 1, and how many pages that screen shows. Rendered at processing (`warm`), so the first
+# view of a stored document serves them from the cache.
+FIRST_SCREEN_SCALE = 1.25
+FIRST_SCREEN_PAGES = 3
+
 FILL_OPACITY = 0.16
 HATCH_STEP = 8.0
 
@@ -127,6 +134,12 @@ class PageImageCache:
             png = render_page_png(self._document(doc_id, pdf), page_number, scale)
             write_atomically(target, png)
         return target
+
+    def warm(self, doc_id: str, pdf: Callable[[], bytes], page_count: int,
+             pages: int = FIRST_SCREEN_PAGES, scale: float = FIRST_SCREEN_SCALE) -> list[Path]:
+        """Render the first screen's pages into the cache (those not there yet)."""
+        return [self.get(doc_id, pdf, number, scale)
+                for number in range(1, min(pages, page_count) + 1)]
 
     def _document(self, doc_id: str, pdf: Callable[[], bytes]) -> pymupdf.Document:
         """An open document, kept for the next page: a 600-page file is parsed once."""

@@ -268,6 +268,7 @@ class WorkerContext:
     queues: Queues
     presence: Presence
     on_processed: Any = None  # the shared layout cache, fed with what was read
+    images: Any = None  # the shared page-image cache: the first screen is rendered ahead
 
 
 _context: WorkerContext | None = None
@@ -341,10 +342,11 @@ def _take_a_turn(context: WorkerContext, kb_id: int, doc_id: str) -> bool:
         whole = True
     if whole:
         ingest.process(store, kb_id, doc_id, on_processed=context.on_processed,
-                       workers=context.layout_workers)
+                       workers=context.layout_workers, images=context.images)
     else:
         ingest.process(store, kb_id, doc_id, on_processed=context.on_processed,
-                       workers=context.layout_workers, pages_read=pages)
+                       workers=context.layout_workers, pages_read=pages,
+                       images=context.images)
         checkpoint.remove()
     return True
 
@@ -366,6 +368,7 @@ def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
     from rq import SimpleWorker
 
     from visualiser.library import Library
+    from visualiser.render import PageImageCache
     from visualiser.resources import samples_dir
     from visualiser.store import data_folders
 
@@ -374,12 +377,13 @@ def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
     library = Library(samples_dir(), documents=1,
                       layout_dir=folders["cache"] / "layouts" if folders else None)
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+    images = PageImageCache(folders["cache"]) if folders else None
     connection = _redis(queue_url)
     queues = Queues.on(connection)
     presence = Presence(connection, owner, lease_seconds)
     presence.set("idle")
     _context = WorkerContext(store, owner, lease_seconds, layout_workers, queues, presence,
-                             library.remember)
+                             library.remember, images)
     stop = threading.Event()
 
     def sweeping() -> None:

@@ -5,7 +5,10 @@
 
 function imageScale(page, el) {
   const pixels = el.clientWidth * (window.devicePixelRatio || 1);
-  const scale = Math.ceil((pixels / page.width) * 4) / 4; // quarter steps: fewer cache entries
+  // Quarter steps: fewer cache entries. clientWidth is rounded to whole pixels, so a
+  // page at the default zoom (1.25) can measure a hair over it (595 pt: 743.75 -> 744
+  // px); the 0.01 keeps that at 1.25, the scale its images were rendered ahead at.
+  const scale = Math.ceil((pixels / page.width) * 4 - 0.01) / 4;
   return Math.min(4, Math.max(0.25, scale));
 }
 

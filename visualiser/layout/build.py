@@ -79,16 +79,21 @@ class _Builder:
 
     def display(self, box: BBox) -> BBox:
         """A text-space box in displayed coordinates (the page's rotation applied)."""
-        x0, y0, x1, y1 = box
         if self.matrix == _IDENTITY:  # an unrotated page: most pages, and hot
-            # `+ 0.0` as the general formula would: it turns -0.0 into 0.0
-            x0, y0, x1, y1 = x0 + 0.0, y0 + 0.0, x1 + 0.0, y1 + 0.0
-        else:
-            a, b, c, d, e, f = self.matrix
-            x0, y0, x1, y1 = (a * x0 + c * y0 + e, b * x0 + d * y0 + f,
-                              a * x1 + c * y1 + e, b * x1 + d * y1 + f)
+            return _upright(box)
+        x0, y0, x1, y1 = box
+        a, b, c, d, e, f = self.matrix
+        x0, y0, x1, y1 = (a * x0 + c * y0 + e, b * x0 + d * y0 + f,
+                          a * x1 + c * y1 + e, b * x1 + d * y1 + f)
         return (round(min(x0, x1), 2), round(min(y0, y1), 2),
                 round(max(x0, x1), 2), round(max(y0, y1), 2))
+
+    def displayed(self, words: list[WordBox]) -> list[BBox]:
+        """`display` of every word's box, the upright page's case in one loop (a
+        600-page document has hundreds of thousands of words)."""
+        if self.matrix == _IDENTITY:
+            return [_upright(box) for box, _ in words]
+        return [self.display(box) for box, _ in words]
 
     def add_page(self, read: PageRead) -> None:
         self.page = read.number
@@ -166,10 +171,10 @@ class _Builder:
         line_id = len(self.layout.lines)
         if skip_bullet and len(words) > 1 and words[0][1] in BULLETS:
             words = words[1:]  # the list marker: markdown writes "- " instead
-        first = len(self.layout.words)
+        first, page = len(self.layout.words), self.page
         self.layout.words.extend(
-            Word(first + n, self.page, text, self.display(box), line_id)
-            for n, (box, text) in enumerate(words))
+            Word(first + n, page, text, box, line_id)
+            for n, ((_, text), box) in enumerate(zip(words, self.displayed(words), strict=True)))
         self.layout.lines.append(Line(line_id, self.page, self.display(bbox),
                                       tuple(range(first, len(self.layout.words)))))
         return line_id
@@ -247,6 +252,17 @@ class _Builder:
 
     def _row_text(self, row: tuple[tuple[int, ...], ...]) -> list[str]:
         return [" ".join(self.layout.words[w].text for w in cell) for cell in row]
+
+
+def _upright(box: BBox) -> BBox:
+    """`_Builder.display` on an unrotated page: the box rounded, its corners in order.
+    `+ 0.0` as the general formula has it: it turns -0.0 into 0.0."""
+    x0, y0, x1, y1 = box
+    if x0 <= x1 and y0 <= y1:  # as words come; min and max cost a call each
+        return (round(x0 + 0.0, 2), round(y0 + 0.0, 2), round(x1 + 0.0, 2), round(y1 + 0.0, 2))
+    x0, y0, x1, y1 = x0 + 0.0, y0 + 0.0, x1 + 0.0, y1 + 0.0
+    return (round(min(x0, x1), 2), round(min(y0, y1), 2),
+            round(max(x0, x1), 2), round(max(y0, y1), 2))
 
 
 def _continues(previous: RawLine, line: RawLine, line_gap: float) -> bool:

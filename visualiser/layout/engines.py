@@ -7,6 +7,7 @@ them, so nothing downstream knows which engine read the page.
 
 from __future__ import annotations
 
+import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -53,6 +54,20 @@ class LayoutEngine(ABC):
              progress: Progress | None = None) -> list[PageRead]: ...
 
 
+# Page-reading processes for one document by core count, as bench/bench_pipeline.py
+# measured them (README, "Speed"): on 2 cores one process was fastest; 2 processes ran
+# at 0.64-0.87x and 4 at 0.46-0.74x its speed (600 synthetic pages, DA-619p). Machines
+# with more cores were not measured: they keep the count of the largest one that was.
+MEASURED_WORKERS = {2: 1}
+
+
+def default_workers(cores: int | None = None) -> int:
+    """Page-reading processes when nobody says (`--layout-workers` does)."""
+    count = (os.cpu_count() or 1) if cores is None else cores
+    measured = [c for c in MEASURED_WORKERS if c <= count]
+    return MEASURED_WORKERS[max(measured)] if measured else 1
+
+
 DEFAULT_OPTIONS = LayoutOptions()
 ENGINES: dict[str, type[LayoutEngine]] = {}
 
@@ -87,7 +102,7 @@ def layout_options(engine: str | None = None, ocr_lang: str | None = None,
     if not _LANGS.match(langs):
         raise BadParameter("ocr_lang", f"Tesseract language codes joined by '+', such as "
                            f"'eng' or 'eng+ara'; got {langs!r}")
-    count = DEFAULT_OPTIONS.workers if workers is None else workers
+    count = default_workers() if workers is None else workers
     if count < 1:
         raise BadParameter("workers", f"at least 1 page-reading process, got {count}")
     return LayoutOptions(name, ocr, langs, count)

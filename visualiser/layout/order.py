@@ -97,21 +97,39 @@ def _bands(items: list[Item]) -> list[list[Item]]:
 
 
 def _groups(bands: list[list[Item]]) -> list[list[Item]]:
-    """Consecutive bands that share a column structure, merged."""
+    """Consecutive bands that share a column structure, merged.
+
+    The gutters of a group and the next band together are found from what the group
+    covers (kept as the union of its spans, a handful of intervals) and the band's
+    spans, not from all the group's items again: that made a page of a hundred lines
+    cost thousands of span walks. Only when a piece of a line in the band continues a
+    line of the group (`_spans` would run them together) are the spans walked anew."""
     groups: list[list[Item]] = []
-    own: list[tuple[float, float]] = []  # the gutters of the last group
+    own: list[Gutter] = []  # the gutters of the last group
+    covered: list[Gutter] = []  # what the last group's spans cover, as disjoint intervals
+    size = 0.0  # the largest type in the last group
+    seqs: set[int] = set()  # the last group's items
     for band in bands:
+        band_covered, band_size = _union(_spans(band)), _type_size(band)
         if groups:
             merged = groups[-1] + band
-            gutters = _gutters(merged)
+            if _continues_across(seqs, band, groups[-1]):
+                merged_covered = _union(_spans(merged))
+            else:
+                merged_covered = _union(covered + band_covered)
+            merged_size = max(size, band_size)
+            gutters = _gaps(merged_covered, merged_size)
             parts = [_structural(groups[-1], own),
-                     _structural(band, _gutters(band)) if _reliable(band) else []]
+                     _structural(band, _gaps(band_covered, band_size))
+                     if _reliable(band) else []]
             if _compatible(gutters, [g for g in parts if g]):
                 groups[-1] = merged
-                own = gutters
+                own, covered, size = gutters, merged_covered, merged_size
+                seqs.update(i.seq for i in band)
                 continue
         groups.append(list(band))
-        own = _gutters(band)
+        own, covered, size = _gaps(band_covered, band_size), band_covered, band_size
+        seqs = {i.seq for i in band}
     return groups
 
 
@@ -133,6 +151,18 @@ def _structural(items: list[Item], gutters: list[Gutter]) -> list[Gutter]:
             columns[sum(1 for g in gutters if centre > g[1])] = True
     return [g for n, g in enumerate(gutters) if columns[n] and columns[n + 1]]
 
+def _continues_across(seqs: set[int], band: list[Item], group: list[Item]) -> bool:
+    """Does an item of `band` run on from (or into) an item of `group` as `_spans`
+    joins the pieces of one line: next in the PDF's order, on the same row, close?"""
+    neighbours = [i for i in band if i.seq - 1 in seqs or i.seq + 1 in seqs]
+    if not neighbours:
+        return False
+    by_seq = {i.seq: i for i in group}
+    for b in neighbours:
+        for a, c in ((by_seq.get(b.seq - 1), b), (b, by_seq.get(b.seq + 1))):
+            if a is not None and c is not None and _joined(a, c):
+                return True
+    return False
 
 
 def _reliable(band: list[Item]) -> bool:
@@ -170,15 +200,31 @@ def _gutters(items: list[Item]) -> list[Gutter]:
     """Vertical strips that no item covers, with items on both sides, wider than
     MIN_GUTTER and than the word spacing of the largest type around (a gap in a
     title set at 32 pt is a space between words)."""
-    size = max((i.line.size for i in items if i.line is not None), default=0.0)
+    return _gaps(_union(_spans(items)), _type_size(items))
+
+
+def _type_size(items: list[Item]) -> float:
+    return max((i.line.size for i in items if i.line is not None), default=0.0)
+
+
+def _union(spans: list[Gutter]) -> list[Gutter]:
+    """The extents `spans` cover together, as disjoint intervals left to right."""
+    covered: list[Gutter] = []
+    for left, right in sorted(spans):
+        if covered and left <= covered[-1][1]:
+            if right > covered[-1][1]:
+                covered[-1] = (covered[-1][0], right)
+        else:
+            covered.append((left, right))
+    return covered
+
+
+def _gaps(covered: list[Gutter], size: float) -> list[Gutter]:
+    """The gaps between covered intervals wide enough to be gutters next to type of
+    `size` points."""
     widest_space = max(MIN_GUTTER, 0.6 * size)
-    gaps: list[Gutter] = []
-    reach = None
-    for left, right in sorted(_spans(items)):
-        if reach is not None and left - reach >= widest_space:
-            gaps.append((reach, left))
-        reach = right if reach is None else max(reach, right)
-    return gaps
+    return [(a[1], b[0]) for a, b in zip(covered, covered[1:], strict=False)
+            if b[0] - a[1] >= widest_space]
 
 
 def _spans(items: list[Item]) -> list[Gutter]:
@@ -190,9 +236,7 @@ def _spans(items: list[Item]) -> list[Gutter]:
     run = by_seq[0] if by_seq else None
     x0, x1 = (run.bbox[0], run.bbox[2]) if run else (0.0, 0.0)
     for a, b in zip(by_seq, by_seq[1:], strict=False):
-        if (a.line is not None and b.line is not None and b.seq == a.seq + 1
-                and _same_row(a.bbox, b.bbox)
-                and max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2]) < 2.5 * a.line.size):
+        if _joined(a, b):
             x0, x1 = min(x0, b.bbox[0]), max(x1, b.bbox[2])
             continue
         spans.append((x0, x1))
@@ -200,6 +244,13 @@ def _spans(items: list[Item]) -> list[Gutter]:
     if by_seq:
         spans.append((x0, x1))
     return spans
+
+
+def _joined(a: Item, b: Item) -> bool:
+    """Are `a` and the item written right after it, `b`, pieces of one line?"""
+    return (a.line is not None and b.line is not None and b.seq == a.seq + 1
+            and _same_row(a.bbox, b.bbox)
+            and max(b.bbox[0] - a.bbox[2], a.bbox[0] - b.bbox[2]) < 2.5 * a.line.size)
 
 
 def _columns(items: list[Item], gutters: list[Gutter]) -> list[list[Item]]:

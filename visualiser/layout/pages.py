@@ -131,7 +131,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         return _page_read(page, [], warning=(
             f"page {page.number + 1} has no text layer and OCR is unavailable "
             "(install tesseract-ocr); its words are missing"))
-    lines, vertical_lines = text_lines(textpage, styled=True, page=page)
+    lines, vertical_lines = text_lines(textpage, styled=True, page=page, words=words)
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
@@ -208,7 +208,7 @@ def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[It
 
 
 def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page | None = None,
-               ) -> tuple[list[RawLine], list[RawLine]]:
+               words: list | None = None) -> tuple[list[RawLine], list[RawLine]]:
     """Text lines with their words and style: the horizontal lines, and the vertical
     ones (read top to bottom). OCR text (`styled=False`) comes in one stand-in font, so
     its bold and monospace flags say nothing and are ignored.
@@ -216,9 +216,11 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
     Ordinary lines take PyMuPDF's own words; lines in a right-to-left or CJK script,
     and vertical ones, are rebuilt from their characters by `scripts.py` (with the
     stretching glyphs of right-to-left lines that the text layer drops, when `page`
-    is given)."""
+    is given). `words` is the text page's `extractWORDS()` when the caller has it
+    already."""
     words_by_line: dict[tuple[int, int], list[WordBox]] = {}
-    for x0, y0, x1, y1, text, block_no, line_no, _ in textpage.extractWORDS():
+    for x0, y0, x1, y1, text, block_no, line_no, _ in (
+            textpage.extractWORDS() if words is None else words):
         words_by_line.setdefault((block_no, line_no), []).append(((x0, y0, x1, y1), text))
     raw: list[dict] | None = None  # the characters, read only for a page that needs them
     stretching: list[tuple[BBox, str]] | None = None  # read only for right-to-left lines

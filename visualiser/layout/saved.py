@@ -8,12 +8,47 @@ another version is not read, and the layout is extracted again.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
+from visualiser.files import write_atomically
 from visualiser.layout.model import Block, Layout, Line, Page, Table, Word
 
 FORMAT = 1
+
+
+def file_name(options_key: str, prefix: str = "layout") -> str:
+    """The file a layout read under these options is kept in: one per engine, its
+    version and OCR settings, so a layout is reused only for the options it was read
+    with."""
+    return f"{prefix}-{hashlib.sha256(options_key.encode()).hexdigest()[:16]}.json"
+
+
+def read_file(path: Path) -> Layout | None:
+    """The layout kept in `path`; None when there is none, or it cannot be used (another
+    format version, a damaged or cut-short file: then it is removed, to be replaced)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        layout = loads(data)
+    except (ValueError, KeyError, TypeError, IndexError):
+        layout = None  # a disk fault, a hand edit
+    if layout is None:
+        path.unlink(missing_ok=True)
+    return layout
+
+
+def write_file(path: Path, layout: Layout) -> None:
+    """Keep `layout` in `path`, atomically (a reader in another process never sees
+    half of it). A full disk costs the next reader time, nothing else."""
+    try:
+        write_atomically(path, dumps(layout))
+    except OSError:
+        pass
 
 
 def dumps(layout: Layout) -> bytes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from visualiser.markdown import Traced
-from visualiser.tokenizers import get_encoding
+from visualiser.tokenizers import get_encoding, token_offsets
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +42,7 @@ def token_windows(
         return []
     # Character offset where each token starts in the text (tokens that begin inside
     # a multi-byte character report that character's start).
-    _, offsets = enc.decode_with_offsets(tokens)
-    offsets = [*offsets, len(text.text)]
+    offsets = [*token_offsets(tokens, encoding), len(text.text)]
     step = size - overlap
     starts = []
     for start in range(0, len(tokens), step):

@@ -61,7 +61,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_UPLOAD_PAGES=MAX_PAGES,
         PROCESSING_WORKERS=1,
         DEFAULT_LAYOUT="builtin",  # the samples' viewer; `serve --layout` sets it
-        LAYOUT_WORKERS=1,  # processes reading the pages of one document; `serve --workers`
+        # processes reading the pages of one document (`serve --layout-workers`); None:
+        # as measured for this machine's cores (layout.engines.default_workers)
+        LAYOUT_WORKERS=None,
         # The heartbeat also takes up documents whose server died (`serve` starts it).
         RESUME_PROCESSING=True,
         # A team server: `serve --data-dir` (PDFs and caches shared by every process)

@@ -29,6 +29,7 @@ from concurrent.futures import Future
 
 from visualiser import ingest
 from visualiser.library import Library
+from visualiser.render import PageImageCache
 from visualiser.store import Store
 
 log = logging.getLogger(__name__)
@@ -56,9 +57,10 @@ def _dead_here(owner: str) -> bool:
 class Processor:
     def __init__(self, store: Store, library: Library, workers: int = 1,
                  lease_seconds: float = LEASE_SECONDS, sweep: bool = True,
-                 layout_workers: int = 1) -> None:
+                 layout_workers: int = 1, images: PageImageCache | None = None) -> None:
         self.store = store
         self.library = library
+        self.images = images  # where the first screen's page images are rendered ahead
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self.lease_seconds = lease_seconds
         self._sweep = sweep  # also take over rows whose lease has expired
@@ -99,7 +101,7 @@ class Processor:
                     if self.store.claim(kb_id, doc_id, self.owner, self.lease_seconds):
                         ingest.process(self.store, kb_id, doc_id,
                                        on_processed=self.library.remember,
-                                       workers=self.layout_workers)
+                                       workers=self.layout_workers, images=self.images)
                     else:  # another server holds it (or it is no longer processing)
                         log.info("%s is leased by another server; skipped", doc_id)
                     future.set_result(None)

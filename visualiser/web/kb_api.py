@@ -34,7 +34,8 @@ def stored_entry(kb_id: int, doc_id: str, lenient: bool = False) -> Entry:
     doc = web.store.document(kb_id, doc_id)
     path = web.store.pdf_path(doc_id)
     try:
-        return web.library.stored_entry(doc_id, doc["name"], path)
+        return web.library.stored_entry(doc_id, doc["name"], path,
+                                        web.store.document_folder(doc_id))
     except (BadPdf, OSError) as error:
         if not lenient:
             raise BadPdf(f"{doc['name']} cannot be shown: {_reason(error)}") from None
@@ -174,7 +175,9 @@ def page_words(kb_id: int, doc_id: str, number: int) -> Response:
     entry = stored_entry(kb_id, doc_id)
     if not 1 <= number <= entry.page_count:
         raise NotFound(f"page {number} does not exist; {entry.name} has {entry.page_count} pages")
-    layout = web.library.processed(entry).layout
+    # read as the knowledgebase reads its pages: the layout kept beside the PDF
+    options = web.store.knowledgebase(kb_id).layout_options
+    layout = web.library.processed(entry, options).layout
     words = [[*(round(v, 2) for v in w.bbox), w.text] for w in layout.words if w.page == number]
     return jsonify(page=number, words=words)
 

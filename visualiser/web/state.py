@@ -56,11 +56,12 @@ class WebState:
         except VisualiserError:  # an engine that cannot run here: fall back, still start
             layout = layout_options(workers=config["LAYOUT_WORKERS"])
         library.layout_workers = layout.workers
+        images = PageImageCache(cache_dir)
         return cls(
             library=library,
-            images=PageImageCache(cache_dir),
+            images=images,
             store=store,
-            processor=processor(config, store, library, layout.workers),
+            processor=processor(config, store, library, layout.workers, images),
             imports=ImportFiles(cache_dir / "imports", int(config["MAX_IMPORT_BYTES"])),
             default_strategy=default,
             max_upload_pages=int(config["MAX_UPLOAD_PAGES"]),
@@ -75,7 +76,8 @@ class WebState:
 
 
 def processor(config: Mapping[str, Any], store: Store, library: Library,
-              layout_workers: int) -> Processor | QueueProcessor:
+              layout_workers: int, images: PageImageCache | None = None
+              ) -> Processor | QueueProcessor:
     """The in-process worker (the default), or the queue the `visualiser worker`s take
     their jobs from when `QUEUE_URL` is set."""
     if config.get("QUEUE_URL"):
@@ -84,7 +86,7 @@ def processor(config: Mapping[str, Any], store: Store, library: Library,
         store, library, workers=config["PROCESSING_WORKERS"],
         lease_seconds=float(config.get("LEASE_SECONDS", 30)),
         sweep=bool(config.get("RESUME_PROCESSING", True)),
-        layout_workers=layout_workers,
+        layout_workers=layout_workers, images=images,
     )
 
 

@@ -1,0 +1,73 @@
+"""In a real browser, the first view of a stored document asks for its first pages'
+images at the scale processing rendered them at, so they come from the cache. An A4
+page (595 pt) is the case to watch: at the default zoom it measures 743.75 CSS pixels,
+which the browser rounds up to 744."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+
+import pymupdf
+import pytest
+from conftest_web import live_server, open_tab
+
+from visualiser import render
+from visualiser.render import PageImageCache
+
+VIEWER_READY = '[data-testid="viewer"][data-report-state="ready"]'
+
+
+def a4_pdf(pages: int = 4) -> bytes:
+    with pymupdf.open() as document:
+        for number in range(1, pages + 1):
+            page = document.new_page(width=595, height=842)
+            page.insert_text((72, 90), f"Clause {number}", fontsize=16, fontname="hebo")
+            text = f"The supplier delivers the goods of clause {number} within ten days. " * 12
+            page.insert_textbox(pymupdf.Rect(72, 120, 520, 500), text, fontsize=10)
+        return document.tobytes()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    scratch = tmp_path_factory.mktemp("first-screen")
+    config = {"CACHE_DIR": scratch / "cache", "DATABASE": scratch / "kb.sqlite"}
+    with live_server(config) as running:
+        running.cache = Path(config["CACHE_DIR"])
+        yield running
+
+
+def test_the_first_view_asks_for_the_images_rendered_at_processing(chromium, server):
+    data = a4_pdf()
+    doc_id = hashlib.sha256(data).hexdigest()
+    with open_tab(chromium, server) as tab:
+        kb = tab.request.post(f"{server.url}/api/knowledgebases",
+                              data={"name": "first screen"}).json()
+        uploaded = tab.request.post(
+            f"{server.url}/api/knowledgebases/{kb['id']}/documents",
+            multipart={"file": {"name": "a4.pdf", "mimeType": "application/pdf",
+                                "buffer": data}})
+        assert uploaded.status == 202, uploaded.text()
+        deadline = time.monotonic() + 60
+        while tab.request.get(f"{server.url}/api/knowledgebases/{kb['id']}/documents/"
+                              f"{doc_id}").json()["state"] == "processing":
+            assert time.monotonic() < deadline, "still processing after 60 s"
+            time.sleep(0.05)
+        images = PageImageCache(server.cache)
+        ahead = {n: images.path(doc_id, n, render.FIRST_SCREEN_SCALE)
+                 for n in range(1, render.FIRST_SCREEN_PAGES + 1)}
+        assert all(path.is_file() for path in ahead.values())
+        written = {n: path.stat().st_mtime_ns for n, path in ahead.items()}
+
+        asked: list[str] = []
+        tab.on("request", lambda request: asked.append(request.url)
+               if "/pages/" in request.url and ".png" in request.url else None)
+        tab.goto(f"{server.url}{uploaded.json()['links']['viewer']}")
+        tab.wait_for_selector(VIEWER_READY)
+        tab.wait_for_selector('section.page[data-page="1"][data-loaded]')
+        first = [url for url in asked if "/pages/1.png" in url]
+        assert first and all(url.endswith(f"?scale={render.FIRST_SCREEN_SCALE}")
+                             for url in first), asked
+        # served from the files rendered at processing, not drawn again
+        assert {n: path.stat().st_mtime_ns for n, path in ahead.items()} == written

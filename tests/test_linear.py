@@ -1,0 +1,154 @@
+"""Linear everywhere: every registered strategy, and every analysis step (placing the
+chunks on the pages, overlaps, containment, label placement), does at most about twice
+the work on a document twice as long. Work is counted (Python lines and calls, C
+calls: `operations.count_operations`), not timed, so the test means the same on a
+loaded machine; a quadratic step doubles its share of the count fourfold.
+
+Two documents, each repeated end to end: the operations report (headings, tables,
+lists) and the Apex agreement with its headings made paragraphs, one long section
+(where `structure_aware` once called `blocks.index` for every block).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import pytest
+from operations import count_operations, repeated_layout, without_headings
+
+from tests.conftest import APEX, REPORT
+from visualiser import analysis, labels, pipeline, tokenizers
+from visualiser.layout.model import Layout
+from visualiser.strategies import STRATEGIES, get_strategy
+
+GROWTH_LIMIT = 2.2  # twice the input: at most 2.2 times the work
+# Copies of each document: n, then 2n. Large enough that every step is past its
+# small-input shortcut (containment compares every pair below 65 chunks).
+SIZES = {"report": (12, 24), "one long section": (24, 48)}
+
+
+@pytest.fixture(scope="module")
+def bases(processed):
+    """name → the layout of one copy."""
+    return {"report": processed(REPORT).layout,
+            "one long section": without_headings(processed(APEX).layout)}
+
+
+@pytest.fixture(scope="module")
+def layouts(bases):
+    """(name → (layout of n copies, layout of 2n copies)); documents are made fresh
+    from them for every count, so no count profits from what an earlier one cached."""
+    return {name: tuple(repeated_layout(layout, times) for times in SIZES[name])
+            for name, layout in bases.items()}
+
+
+def fresh(layout) -> pipeline.ProcessedDocument:
+    return pipeline.from_layout(repr(len(layout.pages)).encode(), "repeated", layout)
+
+
+def growth(run: Callable[[pipeline.ProcessedDocument], object], small: Layout,
+           large: Layout) -> tuple[float, int, int]:
+    """Operations of `run` on a document of `large` over those on one of `small`."""
+    run(fresh(small))  # warm: tokenizers loaded, patterns compiled
+    a = counted(functools.partial(run, fresh(small)))
+    b = counted(functools.partial(run, fresh(large)))
+    return b / a, a, b
+
+
+def counted(run: Callable[[], object]) -> int:
+    """Operations of `run` with no token count remembered from an earlier run (the
+    warming one counted the small document's texts already)."""
+    tokenizers.forget_counts()
+    return count_operations(run)
+
+
+@pytest.mark.parametrize("document", list(SIZES))
+@pytest.mark.parametrize("name", list(STRATEGIES))
+def test_every_strategy_grows_linearly(layouts, name, document):
+    cls = get_strategy(name)
+    settings = cls.settings({})
+    ratio, a, b = growth(lambda doc: cls().chunk(doc.source, settings), *layouts[document])
+    assert a > 500, f"{name} did almost nothing ({a} operations): the input is wrong"
+    assert ratio <= GROWTH_LIMIT, f"{name} on {document}: {a} → {b} operations (×{ratio:.2f})"
+
+
+@pytest.mark.parametrize("name", list(STRATEGIES))
+def test_the_whole_report_grows_linearly(bases, name):
+    """Chunking, placing, overlaps, containment, diagnostics, table figures, labels,
+    on the document with tables (each strategy cuts them its own way)."""
+    document, cls = "report", get_strategy(name)
+    times = SIZES[document][0]
+    # Below FEW_CHUNKS chunks containment compares every pair (a fixed cost, cheaper
+    # there than its index): start where every strategy is past it.
+    while len(cls().chunk(fresh(repeated_layout(bases[document], times)).source,
+                          cls.settings({}))) <= analysis.FEW_CHUNKS:
+        times *= 2
+    ratio, a, b = growth(lambda doc: pipeline.chunk_report(doc, name),
+                         repeated_layout(bases[document], times),
+                         repeated_layout(bases[document], 2 * times))
+    assert ratio <= GROWTH_LIMIT, f"{name} on {document}: {a} → {b} operations (×{ratio:.2f})"
+
+
+class Steps:
+    """One document's chunks under a strategy, and what each analysis step needs."""
+
+    def __init__(self, doc: pipeline.ProcessedDocument, strategy: str) -> None:
+        cls = get_strategy(strategy)
+        self.doc = doc
+        self.chunks = cls().chunk(doc.source, cls.settings({}))
+        self.placed = pipeline.place_chunks(doc, self.chunks)
+        self.overlaps = analysis.find_overlaps(self.placed, doc.layout)
+        self.containment = analysis.find_containment(self.placed)
+        self.report = pipeline.chunk_report(doc, strategy)
+
+
+@pytest.fixture(scope="module")
+def steps(layouts):
+    """(strategy, document) → the Steps of n and of 2n copies, made once."""
+    made: dict[tuple[str, str], tuple[Steps, Steps]] = {}
+
+    def get(strategy: str, document: str) -> tuple[Steps, Steps]:
+        if (strategy, document) not in made:
+            small, large = (Steps(fresh(layout), strategy) for layout in layouts[document])
+            made[strategy, document] = small, large
+        return made[strategy, document]
+
+    return get
+
+
+STEPS: dict[str, Callable[[Steps], object]] = {
+    "placing chunks on pages": lambda s: pipeline.place_chunks(s.doc, s.chunks),
+    "overlaps": lambda s: analysis.find_overlaps(s.placed, s.doc.layout),
+    "containment": lambda s: analysis.find_containment(s.placed),
+    "flags": lambda s: analysis.flags_by_chunk(len(s.placed), s.overlaps, s.containment),
+    "labels": lambda s: labels.place_all(s.report),
+    "table figures": lambda s: analysis.table_figures(s.doc.source, s.placed, "cl100k_base",
+                                                      None),
+}
+
+
+# token_based: overlapping windows and table-context chunks holding whole tables (so
+# overlaps and containment have work); structure_aware: the default.
+@pytest.mark.parametrize("strategy", ["token_based", "structure_aware"])
+@pytest.mark.parametrize("document", list(SIZES))
+@pytest.mark.parametrize("step", list(STEPS))
+def test_every_analysis_step_grows_linearly(steps, strategy, document, step):
+    small, large = steps(strategy, document)
+    if strategy == "token_based":
+        assert small.overlaps and small.report["labels"], "the steps would have nothing to do"
+        if document == "report":
+            assert small.containment
+    STEPS[step](small)  # warm
+    a = counted(lambda: STEPS[step](small))
+    b = counted(lambda: STEPS[step](large))
+    assert b / a <= GROWTH_LIMIT, (
+        f"{step} ({strategy} on {document}): {a} → {b} operations (×{b / a:.2f})")
+
+
+def test_a_quadratic_step_is_caught():
+    """The measure itself: every pair compared grows fourfold, and the test sees it."""
+    def pairs(n: int) -> int:
+        return sum(1 for i in range(n) for j in range(n) if i < j)
+
+    assert count_operations(lambda: pairs(400)) / count_operations(lambda: pairs(200)) > 3.5
