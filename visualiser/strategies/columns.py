@@ -1,0 +1,132 @@
+"""Where a run of markdown blocks moves on from one column of the page to the next.
+
+The layout reads a page column by column, so a section without a heading of its own
+at the top of a column carries on from the foot of the column before it; kept as one
+chunk, its box spans both columns. Its blocks still know their words, and so their
+lines' boxes: a block whose first line starts higher up the same page and right of
+where the block before it ended begins a new column. Sections are cut there, unless
+the text is carried across the break (a paragraph or list item continued in the next
+column is one thought and stays whole), and unless a piece would hold less than a
+sentence (a heading at the foot of a column goes with the text it introduces; the
+labels of a picture at a column's top go with the heading below them, or stay where
+they were).
+"""
+
+from __future__ import annotations
+
+from visualiser.geometry import BBox, height
+from visualiser.markdown import SYNTHETIC, MdBlock, SourceMarkdown
+
+# Fewer words than this is no piece of text to stand alone as a chunk: a heading,
+# a picture's callout numbers, a page number.
+MIN_WORDS = 8
+_SENTENCE_END = (".", "!", "?", ":", "\"", "”", ")")
+
+
+def column_pieces(source: SourceMarkdown,
+                  sections: list[list[MdBlock]]) -> list[list[list[MdBlock]]]:
+    """Each section as its pieces, one per column it runs through."""
+    cut = [_Cutter(source).pieces(section) for section in sections]
+    for n in range(len(cut) - 1):
+        # Labels at the top of a column above the next section's heading belong to
+        # the picture that section begins with, not to the previous column's text.
+        last, following = cut[n][-1], cut[n + 1][0]
+        if len(cut[n]) > 1 and _small(source, last) and _above(source, last, following):
+            cut[n].pop()
+            cut[n + 1][0] = last + following
+    for pieces in cut:
+        _merge_small(source, pieces)
+    return cut
+
+
+class _Cutter:
+    def __init__(self, source: SourceMarkdown) -> None:
+        self.source = source
+
+    def pieces(self, blocks: list[MdBlock]) -> list[list[MdBlock]]:
+        pieces: list[list[MdBlock]] = [[]]
+        before: MdBlock | None = None  # the last block with words
+        after_before = 0  # where, in the current piece, the blocks after `before` begin
+        for block in blocks:
+            if _first_word(self.source, block) is not None:
+                if before is not None and self._breaks(before, block):
+                    # Pictures between the two (no words to place them) go with the
+                    # column that follows, where a picture usually heads the text.
+                    moved = pieces[-1][after_before:]
+                    del pieces[-1][after_before:]
+                    pieces.append(moved)
+                before = block
+                after_before = len(pieces[-1]) + 1
+            pieces[-1].append(block)
+        return pieces
+
+    def _breaks(self, before: MdBlock, block: MdBlock) -> bool:
+        last = _line_box(self.source, _last_word(self.source, before))
+        first = _line_box(self.source, _first_word(self.source, block))
+        if last is None or first is None or last[0] != first[0]:
+            return False  # another page: a page break, not a column break
+        (_, a), (_, b) = last, first
+        new_column = b[0] >= a[2] - 1 and b[1] < a[1] - height(a)
+        return new_column and not self._carried(before, block)
+
+    def _carried(self, before: MdBlock, block: MdBlock) -> bool:
+        """Does `block` carry on the text of `before` (no full stop, then lower case)?"""
+        if before.kind not in ("paragraph", "list") or block.kind != "paragraph":
+            return False
+        text = self.source.text
+        last = text[before.start : before.end].rstrip()
+        first = text[block.start : block.end].lstrip()
+        if not last or not first or last.endswith(_SENTENCE_END):
+            return False
+        return first[0].islower() or last.endswith("-")
+
+
+def _merge_small(source: SourceMarkdown, pieces: list[list[MdBlock]]) -> None:
+    """A piece of less than a sentence joins the piece before it (the first piece,
+    the one after it: a heading at a column's foot goes with its text)."""
+    n = 0
+    while len(pieces) > 1 and n < len(pieces):
+        if _small(source, pieces[n]):
+            if n == 0:
+                pieces[0:2] = [pieces[0] + pieces[1]]
+            else:
+                pieces[n - 1 : n + 1] = [pieces[n - 1] + pieces[n]]
+                n -= 1
+            continue
+        n += 1
+
+
+def _small(source: SourceMarkdown, blocks: list[MdBlock]) -> bool:
+    words = sum(len(source.words_of(source.traced(b.start, b.end))) for b in blocks)
+    return words < MIN_WORDS
+
+
+def _above(source: SourceMarkdown, blocks: list[MdBlock], following: list[MdBlock]) -> bool:
+    """Do `blocks` sit right above the heading `following` begins with, in its column?"""
+    if not following or following[0].kind != "heading":
+        return False
+    last = _line_box(source, next(
+        (w for b in reversed(blocks) if (w := _last_word(source, b)) is not None), None))
+    first = _line_box(source, _first_word(source, following[0]))
+    if last is None or first is None or last[0] != first[0]:
+        return False
+    (_, a), (_, b) = last, first
+    return a[0] < b[2] and b[0] < a[2] and b[1] >= a[3] - 1
+
+
+def _first_word(source: SourceMarkdown, block: MdBlock) -> int | None:
+    return next((w for w in source.word_at[block.start : block.end] if w != SYNTHETIC), None)
+
+
+def _last_word(source: SourceMarkdown, block: MdBlock) -> int | None:
+    return next((w for w in reversed(source.word_at[block.start : block.end])
+                 if w != SYNTHETIC), None)
+
+
+def _line_box(source: SourceMarkdown, word_id: int | None) -> tuple[int, BBox] | None:
+    """The page and box of the line the word sits on."""
+    if word_id is None:
+        return None
+    layout = source.layout
+    word = layout.words[word_id]
+    return word.page, layout.lines[word.line].bbox
