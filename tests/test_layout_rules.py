@@ -198,7 +198,10 @@ def test_prose_beside_a_figure_or_a_small_table_is_a_text_chunk(with_table):
                     page.draw_rect(r, color=(0, 0, 0), width=0.6)
                     page.insert_text((r.x0 + 3, r.y1 - 5), f"c{row}{col}", fontsize=8)
     report = chunk_report(process_pdf(_pdf(draw), "figure.pdf"), "structure_aware")
-    assert [c["chunk_type"] for c in report["chunks"]] == ["text"]
+    # The table stands in a column of its own beside the prose: a chunk of its own
+    # (a chunk does not reach over a column gutter), the prose still a text chunk.
+    expected = ["text", "table"] if with_table else ["text"]
+    assert [c["chunk_type"] for c in report["chunks"]] == expected
     assert "![" not in report["chunks"][0]["text"]  # a picture writes no stand-in text
 
 
@@ -331,3 +334,45 @@ def test_a_banner_title_beside_a_short_colophon_keeps_its_own_column():
         _column(page, 62, 550, 200, 400, LOREM * 4)
     text = process_pdf(_pdf(draw), "banner.pdf").source.text
     assert "Editor Kim Hajung www.example.org" in " ".join(text.split())
+
+
+_THIRDS = ((40, 210), (221, 391), (402, 572))  # three columns and their gutters
+
+
+def _column_of(box: list[float]) -> int | None:
+    """The column a box lies in, or None when it reaches over a gutter."""
+    return next((n for n, (x0, x1) in enumerate(_THIRDS)
+                 if box[0] >= x0 - 1 and box[2] <= x1 + 1), None)
+
+
+def test_columns_without_headings_of_their_own_are_chunks_of_their_own():
+    def draw(page):
+        page.insert_text((40, 60), "Depot records", fontsize=16, fontname="hebo")
+        for (x0, x1), place in zip(_THIRDS, ("Corby", "Leeds", "Bristol"), strict=True):
+            _column(page, x0, x1, 80, 700, f"The {place} depot keeps a log of its "
+                    "deliveries and sends it to the board. " * 9)
+    report = chunk_report(process_pdf(_pdf(draw), "three.pdf"), "structure_aware")
+    chunks = report["chunks"]
+    columns = [[_column_of(r["bbox"]) for r in c["regions"]] for c in chunks]
+    assert columns == [[0], [1], [2]]  # one column-shaped box per chunk
+    assert chunks[0]["text"].startswith("# Depot records")
+    assert all(c["heading_path"] == ["Depot records"] for c in chunks)
+    assert [c["origin"]["rule"] for c in chunks] == ["column_part"] * 3
+    assert report["containment"] == [] and report["overlaps"] == []
+
+
+def test_text_carried_into_the_next_column_and_a_heading_at_a_column_foot_stay_whole():
+    def draw(page):
+        page.insert_text((40, 60), "Depot records", fontsize=16, fontname="hebo")
+        # column 1 breaks off mid-sentence; column 2 carries it on in lower case
+        _column(page, *_THIRDS[0], 80, 700, ("every depot keeps a log of its deliveries "
+                                             "and sends it ") * 12 + "to the")
+        _column(page, *_THIRDS[1], 80, 300, "board once a month. " * 12)
+        # a heading at the foot of column 2 introduces the text atop column 3
+        page.insert_text((221, 690), "Audits", fontsize=16, fontname="hebo")
+        _column(page, *_THIRDS[2], 80, 300, "The auditors visit every depot. " * 10)
+    report = chunk_report(process_pdf(_pdf(draw), "carried.pdf"), "structure_aware")
+    texts = [c["text"] for c in report["chunks"]]
+    assert len(texts) == 2, texts
+    assert "sends it to the board once a month" in texts[0]
+    assert texts[1].startswith("# Audits\n\nThe auditors visit")
