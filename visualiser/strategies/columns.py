@@ -70,7 +70,8 @@ class _Cutter:
         return new_column and not self._carried(before, block)
 
     def _carried(self, before: MdBlock, block: MdBlock) -> bool:
-        """Does `block` carry on the text of `before` (no full stop, then lower case)?"""
+        """Does `block` carry on the text of `before`: no full stop, then no capital (a
+        lower-case word, or a script without capitals, where only the stop can tell)?"""
         if before.kind not in ("paragraph", "list") or block.kind != "paragraph":
             return False
         text = self.source.text
@@ -78,7 +79,7 @@ class _Cutter:
         first = text[block.start : block.end].lstrip()
         if not last or not first or last.endswith(_SENTENCE_END):
             return False
-        return first[0].islower() or last.endswith("-")
+        return not first[0].isupper() or last.endswith("-")
 
 
 def _merge_small(source: SourceMarkdown, pieces: list[list[MdBlock]]) -> None:
