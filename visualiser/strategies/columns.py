@@ -4,7 +4,9 @@ The layout reads a page column by column, so a section without a heading of its 
 at the top of a column carries on from the foot of the column before it; kept as one
 chunk, its box spans both columns. Its blocks still know their words, and so their
 lines' boxes: a block whose first line starts higher up the same page and right of
-where the block before it ended begins a new column. Sections are cut there, unless
+where the block before it ended may begin a new column; the cut stands when the
+pieces on either side lie in different columns (labels strewn over a diagram jump
+up and right too, but side by side they overlap). Sections are cut there, unless
 the text is carried across the break (a paragraph or list item continued in the next
 column is one thought and stays whole), and unless a piece would hold less than a
 sentence (a heading at the foot of a column goes with the text it introduces; the
@@ -58,7 +60,36 @@ class _Cutter:
                 before = block
                 after_before = len(pieces[-1]) + 1
             pieces[-1].append(block)
-        return pieces
+        return self._side_by_side(pieces)
+
+    def _side_by_side(self, pieces: list[list[MdBlock]]) -> list[list[MdBlock]]:
+        """Only cuts between pieces that lie in different columns stay: labels strewn
+        over a diagram jump up and right too, but their pieces overlap side by side."""
+        kept = [pieces[0]]
+        spans = [self._spans(pieces[0])]
+        for piece in pieces[1:]:
+            span = self._spans(piece)
+            shared = spans[-1].keys() & span.keys()
+            if shared and all(_overlap(spans[-1][p], span[p]) for p in shared):
+                kept[-1] = kept[-1] + piece
+                for page, (x0, x1) in span.items():
+                    a, b = spans[-1].get(page, (x0, x1))
+                    spans[-1][page] = (min(a, x0), max(b, x1))
+            else:
+                kept.append(piece)
+                spans.append(span)
+        return kept
+
+    def _spans(self, blocks: list[MdBlock]) -> dict[int, tuple[float, float]]:
+        """From left to right, how far the lines of `blocks` reach on each page."""
+        spans: dict[int, tuple[float, float]] = {}
+        for block in blocks:
+            for word_id in self.source.words_of(self.source.traced(block.start, block.end)):
+                word = self.source.layout.words[word_id]
+                page, box = word.page, self.source.layout.lines[word.line].bbox
+                a, b = spans.get(page, (box[0], box[2]))
+                spans[page] = (min(a, box[0]), max(b, box[2]))
+        return spans
 
     def _breaks(self, before: MdBlock, block: MdBlock) -> bool:
         last = _line_box(self.source, _last_word(self.source, before))
@@ -113,6 +144,10 @@ def _above(source: SourceMarkdown, blocks: list[MdBlock], following: list[MdBloc
         return False
     (_, a), (_, b) = last, first
     return a[0] < b[2] and b[0] < a[2] and b[1] >= a[3] - 1
+
+
+def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return a[0] < b[1] - 1 and b[0] < a[1] - 1
 
 
 def _first_word(source: SourceMarkdown, block: MdBlock) -> int | None:
