@@ -6,7 +6,11 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
+from visualiser.geometry import union
+from visualiser.layout.model import Block, Layout, Line, Page, Word
+from visualiser.markdown import build_markdown
 from visualiser.pipeline import chunk_report, process_pdf
+from visualiser.strategies import get_strategy
 
 LOREM = ("the committee shall review every application within thirty days and publish "
          "its reasons together with the supporting data in the docket ")
@@ -376,3 +380,41 @@ def test_text_carried_into_the_next_column_and_a_heading_at_a_column_foot_stay_w
     assert len(texts) == 2, texts
     assert "sends it to the board once a month" in texts[0]
     assert texts[1].startswith("# Audits\n\nThe auditors visit")
+
+
+
+def _layout(blocks: list[list[tuple[float, float, str]]]) -> Layout:
+    """A one-page layout of paragraphs, each a list of (x0, top, text) lines, in this
+    reading order; words 6 points a letter, lines 10 high."""
+    layout = Layout([Page(1, 612, 792)])
+    for lines in blocks:
+        line_ids = []
+        for x0, top, text in lines:
+            line_id, x, ids = len(layout.lines), x0, []
+            for word in text.split():
+                box = (x, top, x + 6 * len(word), top + 10)
+                layout.words.append(Word(len(layout.words), 1, word, box, line_id))
+                ids.append(len(layout.words) - 1)
+                x = box[2] + 4
+            layout.lines.append(Line(line_id, 1, union(layout.words[w].bbox for w in ids),
+                                     tuple(ids)))
+            line_ids.append(line_id)
+        layout.blocks.append(Block(len(layout.blocks), 1, "paragraph",
+                                   union(layout.lines[i].bbox for i in line_ids),
+                                   tuple(line_ids)))
+    return layout
+
+
+def test_labels_strewn_over_a_diagram_atop_the_next_column_go_with_that_column():
+    left = [[(40, 80 + 12 * n, "the yard lies behind the depot.") for n in range(30)]]
+    # A diagram's labels, read in an order that jumps up and to the right within it
+    labels = [[(330, 100, "North gate house")], [(480, 80, "Loading bay one")],
+              [(330, 160, "Office and canteen")], [(480, 140, "Loading bay two")],
+              [(330, 220, "South car gate")], [(480, 200, "Empty yard and sheds")]]
+    right = [[(316, 260 + 12 * n, "lorries enter by the gate.") for n in range(20)]]
+    source = build_markdown(_layout(left + labels + right))
+    cls = get_strategy("structure_aware")
+    chunks = cls().chunk(source, cls.settings())
+    xs = [{source.layout.words[w].bbox[0] >= 300 for w in source.words_of(c.text)}
+          for c in chunks]
+    assert xs == [{False}, {True}]  # the left column, then the diagram with its column

@@ -101,8 +101,9 @@ class _Cutter:
         return new_column and not self._carried(before, block)
 
     def _carried(self, before: MdBlock, block: MdBlock) -> bool:
-        """Does `block` carry on the text of `before`: no full stop, then no capital (a
-        lower-case word, or a script without capitals, where only the stop can tell)?"""
+        """Does `block` carry on the text of `before`: no full stop, then a lower-case
+        letter, or a letter of a script without capitals (there only the stop can tell;
+        a digit, a callout number, says nothing)?"""
         if before.kind not in ("paragraph", "list") or block.kind != "paragraph":
             return False
         text = self.source.text
@@ -110,7 +111,9 @@ class _Cutter:
         first = text[block.start : block.end].lstrip()
         if not last or not first or last.endswith(_SENTENCE_END):
             return False
-        return not first[0].isupper() or last.endswith("-")
+        head = first[0]
+        caseless = head.isalpha() and not head.isupper() and not head.islower()
+        return head.islower() or caseless or last.endswith("-")
 
 
 def _merge_small(source: SourceMarkdown, pieces: list[list[MdBlock]]) -> None:
