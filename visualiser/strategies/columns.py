@@ -101,19 +101,23 @@ class _Cutter:
         return new_column and not self._carried(before, block)
 
     def _carried(self, before: MdBlock, block: MdBlock) -> bool:
-        """Does `block` carry on the text of `before`: no full stop, then a lower-case
-        letter, or a letter of a script without capitals (there only the stop can tell;
-        a digit, a callout number, says nothing)?"""
-        if before.kind not in ("paragraph", "list") or block.kind != "paragraph":
+        """Does `block` carry on text from the column before? A column that opens in
+        mid-sentence (lower case) does, even when a caption or a table stood between;
+        so does one after text that did not end a sentence, opening in a script
+        without capitals, where only the stop can tell (a digit, a callout, says
+        nothing), or after a word broken by a hyphen."""
+        if block.kind != "paragraph":
             return False
         text = self.source.text
-        last = text[before.start : before.end].rstrip()
         first = text[block.start : block.end].lstrip()
-        if not last or not first or last.endswith(_SENTENCE_END):
+        if not first or first[0].islower():
+            return bool(first)
+        last = text[before.start : before.end].rstrip()
+        if before.kind not in ("paragraph", "list") or last.endswith(_SENTENCE_END):
             return False
         head = first[0]
-        caseless = head.isalpha() and not head.isupper() and not head.islower()
-        return head.islower() or caseless or last.endswith("-")
+        caseless = head.isalpha() and not head.isupper()
+        return caseless or last.endswith("-")
 
 
 def _merge_small(source: SourceMarkdown, pieces: list[list[MdBlock]]) -> None:
