@@ -411,10 +411,23 @@ def test_labels_strewn_over_a_diagram_atop_the_next_column_go_with_that_column()
     labels = [[(330, 100, "North gate house")], [(480, 80, "Loading bay one")],
               [(330, 160, "Office and canteen")], [(480, 140, "Loading bay two")],
               [(330, 220, "South car gate")], [(480, 200, "Empty yard and sheds")]]
-    right = [[(316, 260 + 12 * n, "lorries enter by the gate.") for n in range(20)]]
+    right = [[(316, 260 + 12 * n, "Lorries enter by the gate.") for n in range(20)]]
     source = build_markdown(_layout(left + labels + right))
     cls = get_strategy("structure_aware")
     chunks = cls().chunk(source, cls.settings())
     xs = [{source.layout.words[w].bbox[0] >= 300 for w in source.words_of(c.text)}
           for c in chunks]
     assert xs == [{False}, {True}]  # the left column, then the diagram with its column
+
+
+def test_a_paragraph_resumed_below_a_caption_atop_the_next_column_is_not_cut():
+    left = [[(40, 80 + 12 * n, "The yard lies behind the depot and") for n in range(30)]]
+    caption = [[(316, 80, "Figure 2: The yard at night.")]]
+    right = [[(316, 100 + 12 * n, "then the gate is locked for good.") for n in range(20)]]
+    source = build_markdown(_layout(left + caption + right))
+    cls = get_strategy("structure_aware")
+    assert len(cls().chunk(source, cls.settings())) == 1
+    # with a sentence begun anew there, the column is a chunk of its own
+    right = [[(316, 100 + 12 * n, "Then the gate is locked for good.") for n in range(20)]]
+    source = build_markdown(_layout(left + caption + right))
+    assert len(cls().chunk(source, cls.settings())) == 2

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from visualiser.geometry import BBox, height
 from visualiser.markdown import SYNTHETIC, MdBlock, SourceMarkdown
+from visualiser.patterns import CAPTION
 
 # Fewer words than this is no piece of text to stand alone as a chunk: a heading,
 # a picture's callout numbers, a page number.
@@ -49,9 +50,9 @@ class _Cutter:
         pieces: list[list[MdBlock]] = [[]]
         before: MdBlock | None = None  # the last block with words
         after_before = 0  # where, in the current piece, the blocks after `before` begin
-        for block in blocks:
+        for n, block in enumerate(blocks):
             if _first_word(self.source, block) is not None:
-                if before is not None and self._breaks(before, block):
+                if before is not None and self._breaks(before, blocks[n:]):
                     # Pictures between the two (no words to place them) go with the
                     # column that follows, where a picture usually heads the text.
                     moved = pieces[-1][after_before:]
@@ -91,22 +92,37 @@ class _Cutter:
                 spans[page] = (min(a, box[0]), max(b, box[2]))
         return spans
 
-    def _breaks(self, before: MdBlock, block: MdBlock) -> bool:
+    def _breaks(self, before: MdBlock, following: list[MdBlock]) -> bool:
+        block = following[0]
         last = _line_box(self.source, _last_word(self.source, before))
         first = _line_box(self.source, _first_word(self.source, block))
         if last is None or first is None or last[0] != first[0]:
             return False  # another page: a page break, not a column break
         (_, a), (_, b) = last, first
         new_column = b[0] >= a[2] - 1 and b[1] < a[1] - height(a)
-        return new_column and not self._carried(before, block)
+        return new_column and not self._carried(before, self._text_after(following))
 
-    def _carried(self, before: MdBlock, block: MdBlock) -> bool:
-        """Does `block` carry on text from the column before? A column that opens in
-        mid-sentence (lower case) does, even when a caption or a table stood between;
-        so does one after text that did not end a sentence, opening in a script
-        without capitals, where only the stop can tell (a digit, a callout, says
-        nothing), or after a word broken by a hyphen."""
-        if block.kind != "paragraph":
+    def _text_after(self, following: list[MdBlock]) -> MdBlock | None:
+        """The first block of running text from here on: a table, picture, caption or
+        a few labels set at the top of a column sit in the text's way, they do not
+        end it."""
+        for block in following:
+            floats = block.kind in ("table", "image", "code") or (
+                block.kind == "paragraph"
+                and (CAPTION.match(self.source.text[block.start : block.end])
+                     or _small(self.source, [block])))
+            if not floats:
+                return block
+        return None  # nothing but floats to the section's end: no text carried on
+
+    def _carried(self, before: MdBlock, block: MdBlock | None) -> bool:
+        """Does `block`, the first text of a column, carry on text from the column
+        before? One that opens in mid-sentence (lower case) does, even when a caption
+        or a table stands between; so does one after text that did not end a
+        sentence, unless it opens with a capital ("pages" then "1470–1480", or a
+        script without capitals, where only the stop can tell), or after a word
+        broken by a hyphen. (A callout number is no text: `_text_after` skips it.)"""
+        if block is None or block.kind != "paragraph":
             return False
         text = self.source.text
         first = text[block.start : block.end].lstrip()
@@ -115,9 +131,7 @@ class _Cutter:
         last = text[before.start : before.end].rstrip()
         if before.kind not in ("paragraph", "list") or last.endswith(_SENTENCE_END):
             return False
-        head = first[0]
-        caseless = head.isalpha() and not head.isupper()
-        return caseless or last.endswith("-")
+        return not first[0].isupper() or last.endswith("-")
 
 
 def _merge_small(source: SourceMarkdown, pieces: list[list[MdBlock]]) -> None:
