@@ -431,3 +431,21 @@ def test_a_paragraph_resumed_below_a_caption_atop_the_next_column_is_not_cut():
     right = [[(316, 100 + 12 * n, "Then the gate is locked for good.") for n in range(20)]]
     source = build_markdown(_layout(left + caption + right))
     assert len(cls().chunk(source, cls.settings())) == 2
+
+
+def test_a_section_too_long_for_one_chunk_is_cut_at_its_column_break_first():
+    def paragraphs(x0: float, count: int, text: str) -> list[list[tuple[float, float, str]]]:
+        return [[(x0, 80 + 130 * p + 12 * n, text) for n in range(10)] for p in range(count)]
+    left = paragraphs(40, 2, "The yard lies behind the depot and")
+    right = paragraphs(316, 4, "then the gate is locked for good.")
+    source = build_markdown(_layout(left + right))
+    cls = get_strategy("structure_aware")
+    whole = cls().chunk(source, cls.settings())
+    assert len(whole) == 1  # text carried across the break, and it fits: kept whole
+    # Too long for one chunk, it is cut anyway: first where the column ends (packing
+    # block by block alone would have taken the right column's first paragraph along)
+    settings = {**cls.settings(), "max_token_size": 300, "overlap_token_size": 0}
+    parts = cls().chunk(source, settings)
+    xs = [{source.layout.words[w].bbox[0] >= 300 for w in source.words_of(c.text)}
+          for c in parts]
+    assert xs[0] == {False} and all(x == {True} for x in xs[1:]), xs

@@ -16,6 +16,8 @@ they were).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from visualiser.geometry import BBox, height
 from visualiser.markdown import SYNTHETIC, MdBlock, SourceMarkdown
 from visualiser.patterns import CAPTION
@@ -26,10 +28,12 @@ MIN_WORDS = 8
 _SENTENCE_END = (".", "!", "?", ":", "\"", "”", ")")
 
 
-def column_pieces(source: SourceMarkdown,
-                  sections: list[list[MdBlock]]) -> list[list[list[MdBlock]]]:
-    """Each section as its pieces, one per column it runs through."""
-    cut = [_Cutter(source).pieces(section) for section in sections]
+def column_pieces(source: SourceMarkdown, sections: list[list[MdBlock]],
+                  fits: Callable[[list[MdBlock]], bool]) -> list[list[list[MdBlock]]]:
+    """Each section as its pieces, one per column it runs through. `fits` says
+    whether a section fits one chunk: one that does not is cut somewhere anyway, and
+    then a column break is the place, even where text is carried across it."""
+    cut = [_Cutter(source, fits(section)).pieces(section) for section in sections]
     for n in range(len(cut) - 1):
         # Labels at the top of a column above the next section's heading belong to
         # the picture that section begins with, not to the previous column's text.
@@ -43,8 +47,9 @@ def column_pieces(source: SourceMarkdown,
 
 
 class _Cutter:
-    def __init__(self, source: SourceMarkdown) -> None:
+    def __init__(self, source: SourceMarkdown, whole: bool) -> None:
         self.source = source
+        self.whole = whole  # the section fits one chunk: a cut must earn its place
 
     def pieces(self, blocks: list[MdBlock]) -> list[list[MdBlock]]:
         pieces: list[list[MdBlock]] = [[]]
@@ -100,7 +105,9 @@ class _Cutter:
             return False  # another page: a page break, not a column break
         (_, a), (_, b) = last, first
         new_column = b[0] >= a[2] - 1 and b[1] < a[1] - height(a)
-        return new_column and not self._carried(before, self._text_after(following))
+        if not new_column:
+            return False
+        return not self.whole or not self._carried(before, self._text_after(following))
 
     def _text_after(self, following: list[MdBlock]) -> MdBlock | None:
         """The first block of running text from here on: a table, picture, caption or

@@ -125,8 +125,8 @@ class _Splitter:
         return count_tokens(self.source.text[start:end], self.s["tokenizer"])
 
     def run(self) -> list[Chunk]:
-        for number, section in enumerate(column_pieces(self.source, self._sections()),
-                                         start=1):
+        sections = column_pieces(self.source, self._sections(), self._fits)
+        for number, section in enumerate(sections, start=1):
             for n, piece in enumerate(section, start=1):
                 column = {"column": n, "columns": len(section)} if len(section) > 1 else {}
                 self._emit_section(piece, number, column)
@@ -147,6 +147,19 @@ class _Splitter:
             sections.append(current)
         return sections
 
+    def _fits(self, blocks: list[MdBlock]) -> bool:
+        """Does this section fit one chunk (its table or list limit if it is one)?"""
+        return self.tokens(blocks[0].start, blocks[-1].end) <= self._limit(blocks)
+
+    def _limit(self, blocks: list[MdBlock]) -> int:
+        kind = _section_type(blocks, self.source.text)
+        limit = self.s["max_token_size"]
+        if kind == "table":
+            limit = max(limit, self.s["max_table_token_size"])
+        elif kind == "list":
+            limit = max(limit, self.s["max_list_token_size"])
+        return limit
+
     def _emit_section(self, blocks: list[MdBlock], number: int,
                       column: dict[str, int]) -> None:
         start, end = blocks[0].start, blocks[-1].end
@@ -154,12 +167,7 @@ class _Splitter:
         # its heading is that heading's.
         path_at = next((b.start for b in blocks if b.kind == "heading"), start)
         kind = _section_type(blocks, self.source.text)
-        limit = self.s["max_token_size"]
-        if kind == "table":
-            limit = max(limit, self.s["max_table_token_size"])
-        elif kind == "list":
-            limit = max(limit, self.s["max_list_token_size"])
-        if self.tokens(start, end) <= limit:
+        if self._fits(blocks):
             rule = "column_part" if column else "section"
             self._add(self.source.traced(start, end), kind, path_at,
                       {"rule": rule, "section": number, **column})
