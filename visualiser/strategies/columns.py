@@ -8,10 +8,11 @@ where the block before it ended may begin a new column; the cut stands when the
 pieces on either side lie in different columns (labels strewn over a diagram jump
 up and right too, but side by side they overlap). Sections are cut there, unless
 the text is carried across the break (a paragraph or list item continued in the next
-column is one thought and stays whole), and unless a piece would hold less than a
-sentence (a heading at the foot of a column goes with the text it introduces; the
-labels of a picture at a column's top go with the heading below them, or stay where
-they were).
+column is one thought and stays whole; but a section too long for one chunk is cut
+somewhere anyway, and the column break is the place), and unless a piece would hold
+less than a sentence (a heading at the foot of a column goes with the text it
+introduces; the labels of a picture at a column's top go with the heading below
+them, or stay where they were).
 """
 
 from __future__ import annotations

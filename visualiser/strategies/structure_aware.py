@@ -7,8 +7,9 @@ or code block it introduces, a caption and footnote with their table. A section 
 split by rows with its header repeated, a list over `max_list_token_size` by items,
 a paragraph over `max_token_size` by overlapping token windows. A section whose
 text runs on from the foot of one column to the top of the next is cut at that
-column break, so that each chunk stays in one column (`columns.py`). Every chunk is
-one contiguous region of the document, and no chunk contains another.
+column break, so that each chunk stays in one column (`columns.py`): if it fits one
+chunk, only where no text is carried across the break. Every chunk is one
+contiguous region of the document, and no chunk contains another.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def _where(o: Mapping[str, Any], c: Context) -> str:
     """The section a chunk belongs to, and who read its heading as one."""
     heading = c.heading_path[-1] if c.heading_path else None
     where = f"the section “{heading}”" if heading else "the text before the first heading"
-    starts_at_heading = o.get("rule") == "section" or o.get("part") == 1
+    starts_at_heading = (o.get("rule") == "section" or o.get("part") == 1
+                         or o.get("column") == 1)
     if heading and starts_at_heading and c.layout_engine.startswith(ML_ENGINE):
         where += ", read as a heading by the layout model"
     return where
@@ -57,8 +59,9 @@ SECTION_PART = Rule("section_part", lambda o, c: (
     f"Part {o['part']} of {o['of']} of {_where(o, c)}, which is longer than "
     f"{o['limit']} tokens and was split between blocks."), window_overlap, window=True)
 COLUMN_PART = Rule("column_part", lambda o, c: (
-    f"Part {o['column']} of {o['columns']} of {_where(o, c)}, which runs on into the next "
-    "column: it was cut at the column break so that the chunk stays in one column."))
+    f"Part {o['column']} of {o['columns']} of {_where(o, c)}, which runs over "
+    f"{o['columns']} columns: it was cut at the column break so that each chunk stays "
+    "in one column."))
 
 
 @dataclass(slots=True)
