@@ -6,7 +6,11 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
+from visualiser.geometry import union
+from visualiser.layout.model import Block, Layout, Line, Page, Word
+from visualiser.markdown import build_markdown
 from visualiser.pipeline import chunk_report, process_pdf
+from visualiser.strategies import get_strategy
 
 LOREM = ("the committee shall review every application within thirty days and publish "
          "its reasons together with the supporting data in the docket ")
@@ -198,7 +202,10 @@ def test_prose_beside_a_figure_or_a_small_table_is_a_text_chunk(with_table):
                     page.draw_rect(r, color=(0, 0, 0), width=0.6)
                     page.insert_text((r.x0 + 3, r.y1 - 5), f"c{row}{col}", fontsize=8)
     report = chunk_report(process_pdf(_pdf(draw), "figure.pdf"), "structure_aware")
-    assert [c["chunk_type"] for c in report["chunks"]] == ["text"]
+    # The table stands in a column of its own beside the prose: a chunk of its own
+    # (a chunk does not reach over a column gutter), the prose still a text chunk.
+    expected = ["text", "table"] if with_table else ["text"]
+    assert [c["chunk_type"] for c in report["chunks"]] == expected
     assert "![" not in report["chunks"][0]["text"]  # a picture writes no stand-in text
 
 
@@ -331,3 +338,114 @@ def test_a_banner_title_beside_a_short_colophon_keeps_its_own_column():
         _column(page, 62, 550, 200, 400, LOREM * 4)
     text = process_pdf(_pdf(draw), "banner.pdf").source.text
     assert "Editor Kim Hajung www.example.org" in " ".join(text.split())
+
+
+_THIRDS = ((40, 210), (221, 391), (402, 572))  # three columns and their gutters
+
+
+def _column_of(box: list[float]) -> int | None:
+    """The column a box lies in, or None when it reaches over a gutter."""
+    return next((n for n, (x0, x1) in enumerate(_THIRDS)
+                 if box[0] >= x0 - 1 and box[2] <= x1 + 1), None)
+
+
+def test_columns_without_headings_of_their_own_are_chunks_of_their_own():
+    def draw(page):
+        page.insert_text((40, 60), "Depot records", fontsize=16, fontname="hebo")
+        for (x0, x1), place in zip(_THIRDS, ("Corby", "Leeds", "Bristol"), strict=True):
+            _column(page, x0, x1, 80, 700, f"The {place} depot keeps a log of its "
+                    "deliveries and sends it to the board. " * 9)
+    report = chunk_report(process_pdf(_pdf(draw), "three.pdf"), "structure_aware")
+    chunks = report["chunks"]
+    columns = [[_column_of(r["bbox"]) for r in c["regions"]] for c in chunks]
+    assert columns == [[0], [1], [2]]  # one column-shaped box per chunk
+    assert chunks[0]["text"].startswith("# Depot records")
+    assert all(c["heading_path"] == ["Depot records"] for c in chunks)
+    assert [c["origin"]["rule"] for c in chunks] == ["column_part"] * 3
+    assert report["containment"] == [] and report["overlaps"] == []
+
+
+def test_text_carried_into_the_next_column_and_a_heading_at_a_column_foot_stay_whole():
+    def draw(page):
+        page.insert_text((40, 60), "Depot records", fontsize=16, fontname="hebo")
+        # column 1 breaks off mid-sentence; column 2 carries it on in lower case
+        _column(page, *_THIRDS[0], 80, 700, ("every depot keeps a log of its deliveries "
+                                             "and sends it ") * 12 + "to the")
+        _column(page, *_THIRDS[1], 80, 300, "board once a month. " * 12)
+        # a heading at the foot of column 2 introduces the text atop column 3
+        page.insert_text((221, 690), "Audits", fontsize=16, fontname="hebo")
+        _column(page, *_THIRDS[2], 80, 300, "The auditors visit every depot. " * 10)
+    report = chunk_report(process_pdf(_pdf(draw), "carried.pdf"), "structure_aware")
+    texts = [c["text"] for c in report["chunks"]]
+    assert len(texts) == 2, texts
+    assert "sends it to the board once a month" in texts[0]
+    assert texts[1].startswith("# Audits\n\nThe auditors visit")
+
+
+
+def _layout(blocks: list[list[tuple[float, float, str]]]) -> Layout:
+    """A one-page layout of paragraphs, each a list of (x0, top, text) lines, in this
+    reading order; words 6 points a letter, lines 10 high."""
+    layout = Layout([Page(1, 612, 792)])
+    for lines in blocks:
+        line_ids = []
+        for x0, top, text in lines:
+            line_id, x, ids = len(layout.lines), x0, []
+            for word in text.split():
+                box = (x, top, x + 6 * len(word), top + 10)
+                layout.words.append(Word(len(layout.words), 1, word, box, line_id))
+                ids.append(len(layout.words) - 1)
+                x = box[2] + 4
+            layout.lines.append(Line(line_id, 1, union(layout.words[w].bbox for w in ids),
+                                     tuple(ids)))
+            line_ids.append(line_id)
+        layout.blocks.append(Block(len(layout.blocks), 1, "paragraph",
+                                   union(layout.lines[i].bbox for i in line_ids),
+                                   tuple(line_ids)))
+    return layout
+
+
+def test_labels_strewn_over_a_diagram_atop_the_next_column_go_with_that_column():
+    left = [[(40, 80 + 12 * n, "the yard lies behind the depot.") for n in range(30)]]
+    # A diagram's labels, read in an order that jumps up and to the right within it
+    labels = [[(330, 100, "North gate house")], [(480, 80, "Loading bay one")],
+              [(330, 160, "Office and canteen")], [(480, 140, "Loading bay two")],
+              [(330, 220, "South car gate")], [(480, 200, "Empty yard and sheds")]]
+    right = [[(316, 260 + 12 * n, "Lorries enter by the gate.") for n in range(20)]]
+    source = build_markdown(_layout(left + labels + right))
+    cls = get_strategy("structure_aware")
+    chunks = cls().chunk(source, cls.settings())
+    xs = [{source.layout.words[w].bbox[0] >= 300 for w in source.words_of(c.text)}
+          for c in chunks]
+    assert xs == [{False}, {True}]  # the left column, then the diagram with its column
+
+
+def test_a_paragraph_resumed_below_a_caption_atop_the_next_column_is_not_cut():
+    left = [[(40, 80 + 12 * n, "The yard lies behind the depot and") for n in range(30)]]
+    caption = [[(316, 80, "Figure 2: The yard at night.")]]
+    right = [[(316, 100 + 12 * n, "then the gate is locked for good.") for n in range(20)]]
+    source = build_markdown(_layout(left + caption + right))
+    cls = get_strategy("structure_aware")
+    assert len(cls().chunk(source, cls.settings())) == 1
+    # with a sentence begun anew there, the column is a chunk of its own
+    right = [[(316, 100 + 12 * n, "Then the gate is locked for good.") for n in range(20)]]
+    source = build_markdown(_layout(left + caption + right))
+    assert len(cls().chunk(source, cls.settings())) == 2
+
+
+def test_a_section_too_long_for_one_chunk_is_cut_at_its_column_break_first():
+    def paragraphs(x0: float, count: int, text: str) -> list[list[tuple[float, float, str]]]:
+        return [[(x0, 80 + 130 * p + 12 * n, text) for n in range(10)] for p in range(count)]
+    left = paragraphs(40, 2, "The yard lies behind the depot and")
+    right = paragraphs(316, 4, "then the gate is locked for good.")
+    source = build_markdown(_layout(left + right))
+    cls = get_strategy("structure_aware")
+    whole = cls().chunk(source, cls.settings())
+    assert len(whole) == 1  # text carried across the break, and it fits: kept whole
+    # Too long for one chunk, it is cut anyway: first where the column ends (packing
+    # block by block alone would have taken the right column's first paragraph along)
+    settings = {**cls.settings(), "max_token_size": 300, "overlap_token_size": 0}
+    parts = cls().chunk(source, settings)
+    xs = [{source.layout.words[w].bbox[0] >= 300 for w in source.words_of(c.text)}
+          for c in parts]
+    assert xs[0] == {False} and all(x == {True} for x in xs[1:]), xs

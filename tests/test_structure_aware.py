@@ -67,6 +67,9 @@ def test_long_list_is_split_between_items(processed):
 def test_heading_stays_in_text_and_travels_with_its_table(processed):
     report = chunk_report(processed(REPORT), "structure_aware")
     for chunk in report["chunks"]:
+        origin = chunk["origin"]
+        if origin["rule"] == "column_part" and origin["column"] > 1:
+            continue  # the two-column commentary on page 5: its second column
         assert chunk["text"].lstrip().startswith("#"), chunk["text"][:60]
 
 

@@ -5,7 +5,10 @@ text, so the heading must be in it). A heading is kept with the table, list, ima
 or code block it introduces, a caption and footnote with their table. A section over
 `max_token_size` is packed block by block; a table over `max_table_token_size` is
 split by rows with its header repeated, a list over `max_list_token_size` by items,
-a paragraph over `max_token_size` by overlapping token windows. Every chunk is one
+a paragraph over `max_token_size` by overlapping token windows. A section whose
+text runs on from the foot of one column to the top of the next is cut at that
+column break, so that each chunk stays in one column (`columns.py`): if it fits one
+chunk, only where no text is carried across the break. Every chunk is one
 contiguous region of the document, and no chunk contains another.
 """
 
@@ -31,6 +34,7 @@ from visualiser.strategies.base import (
     register,
     window_overlap,
 )
+from visualiser.strategies.columns import column_pieces
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import count_tokens
 
@@ -43,7 +47,8 @@ def _where(o: Mapping[str, Any], c: Context) -> str:
     """The section a chunk belongs to, and who read its heading as one."""
     heading = c.heading_path[-1] if c.heading_path else None
     where = f"the section “{heading}”" if heading else "the text before the first heading"
-    starts_at_heading = o.get("rule") == "section" or o.get("part") == 1
+    starts_at_heading = (o.get("rule") == "section" or o.get("part") == 1
+                         or o.get("column") == 1)
     if heading and starts_at_heading and c.layout_engine.startswith(ML_ENGINE):
         where += ", read as a heading by the layout model"
     return where
@@ -53,6 +58,10 @@ SECTION = Rule("section", lambda o, c: f"All of {_where(o, c)}, kept whole as on
 SECTION_PART = Rule("section_part", lambda o, c: (
     f"Part {o['part']} of {o['of']} of {_where(o, c)}, which is longer than "
     f"{o['limit']} tokens and was split between blocks."), window_overlap, window=True)
+COLUMN_PART = Rule("column_part", lambda o, c: (
+    f"Part {o['column']} of {o['columns']} of {_where(o, c)}, which runs over "
+    f"{o['columns']} columns: it was cut at the column break so that each chunk stays "
+    "in one column."))
 
 
 @dataclass(slots=True)
@@ -83,7 +92,7 @@ class StructureAware(Strategy):
         "repeated), lists between items. Each chunk maps to one region of the page."
     )
     banner = None  # nothing spans anything: there is nothing to explain
-    rules = (SECTION, SECTION_PART)
+    rules = (SECTION, SECTION_PART, COLUMN_PART)
     params = (
         Param("max_token_size", "int", 1200, "largest chunk of prose, in tokens", 16, 100_000),
         Param("overlap_token_size", "int", 100,
@@ -119,8 +128,11 @@ class _Splitter:
         return count_tokens(self.source.text[start:end], self.s["tokenizer"])
 
     def run(self) -> list[Chunk]:
-        for number, section in enumerate(self._sections(), start=1):
-            self._emit_section(section, number)
+        sections = column_pieces(self.source, self._sections(), self._fits)
+        for number, section in enumerate(sections, start=1):
+            for n, piece in enumerate(section, start=1):
+                column = {"column": n, "columns": len(section)} if len(section) > 1 else {}
+                self._emit_section(piece, number, column)
         return self.chunks
 
     def _sections(self) -> list[list[MdBlock]]:
@@ -138,17 +150,30 @@ class _Splitter:
             sections.append(current)
         return sections
 
-    def _emit_section(self, blocks: list[MdBlock], number: int) -> None:
-        start, end = blocks[0].start, blocks[-1].end
+    def _fits(self, blocks: list[MdBlock]) -> bool:
+        """Does this section fit one chunk (its table or list limit if it is one)?"""
+        return self.tokens(blocks[0].start, blocks[-1].end) <= self._limit(blocks)
+
+    def _limit(self, blocks: list[MdBlock]) -> int:
         kind = _section_type(blocks, self.source.text)
         limit = self.s["max_token_size"]
         if kind == "table":
             limit = max(limit, self.s["max_table_token_size"])
         elif kind == "list":
             limit = max(limit, self.s["max_list_token_size"])
-        if self.tokens(start, end) <= limit:
-            self._add(self.source.traced(start, end), kind, start,
-                      {"rule": "section", "section": number})
+        return limit
+
+    def _emit_section(self, blocks: list[MdBlock], number: int,
+                      column: dict[str, int]) -> None:
+        start, end = blocks[0].start, blocks[-1].end
+        # The heading path of a piece that leads with a figure's labels from above
+        # its heading is that heading's.
+        path_at = next((b.start for b in blocks if b.kind == "heading"), start)
+        kind = _section_type(blocks, self.source.text)
+        if self._fits(blocks):
+            rule = "column_part" if column else "section"
+            self._add(self.source.traced(start, end), kind, path_at,
+                      {"rule": rule, "section": number, **column})
             return
         units = self._units(blocks)
         pieces: list[tuple[Traced, ChunkType]] = []
@@ -162,9 +187,9 @@ class _Splitter:
                 group = candidate
         pieces.extend(self._pack(group))
         for n, (text, piece_type) in enumerate(pieces, start=1):
-            self._add(text, piece_type, blocks[0].start, {
+            self._add(text, piece_type, path_at, {
                 "rule": "section_part", "section": number, "part": n, "of": len(pieces),
-                "limit": self.s["max_token_size"]})
+                "limit": self.s["max_token_size"], **column})
 
     def _pack(self, group: list[_Unit]) -> list[tuple[Traced, ChunkType]]:
         """One piece for units that fit together, or the pieces of one unit too big."""
