@@ -120,34 +120,29 @@ export function renderSummary(el, report, mode = null) {
   );
 }
 
-export function renderList(el, report, colour) {
-  const fragment = document.createDocumentFragment();
-  for (const chunk of report.chunks) {
-    fragment.append(
-      h(
-        "li",
-        {
-          class: (chunk.flags || []).some(isDefect) ? "chunk has-defect" : "chunk",
-          tabindex: 0,
-          "data-chunk-index": chunk.index,
-          title: chunk.why,
-          style: { "--c": colour(chunk.index) },
-          "aria-label": `Chunk ${chunk.index}, ${chunk.chunk_type}, ${chunk.tokens} tokens, ${pageRange(chunk.pages)}`,
-        },
-        h(
-          "div",
-          { class: "chunk-head" },
-          h("span", { class: "chunk-num" }, chunk.index),
-          h("span", { class: "badge", "data-chunk-type": chunk.chunk_type }, chunk.chunk_type),
-          h("span", { class: "meta" }, `${chunk.tokens} tokens · ${pageRange(chunk.pages)}`),
-        ),
-        chunk.heading_path.length ? h("div", { class: "heading-path" }, chunk.heading_path.join(" › ")) : null,
-        h("div", { class: "first-words" }, firstWords(chunk.text)),
-        flagList(chunk.flags),
-      ),
-    );
-  }
-  fill(el, fragment);
+/** One chunk's entry in the chunk list (chunk-list.js builds the list from them). */
+export function listEntry(chunk, colour) {
+  return h(
+    "li",
+    {
+      class: (chunk.flags || []).some(isDefect) ? "chunk has-defect" : "chunk",
+      tabindex: 0,
+      "data-chunk-index": chunk.index,
+      title: chunk.why,
+      style: { "--c": colour(chunk.index) },
+      "aria-label": `Chunk ${chunk.index}, ${chunk.chunk_type}, ${chunk.tokens} tokens, ${pageRange(chunk.pages)}`,
+    },
+    h(
+      "div",
+      { class: "chunk-head" },
+      h("span", { class: "chunk-num" }, chunk.index),
+      h("span", { class: "badge", "data-chunk-type": chunk.chunk_type }, chunk.chunk_type),
+      h("span", { class: "meta" }, `${chunk.tokens} tokens · ${pageRange(chunk.pages)}`),
+    ),
+    chunk.heading_path.length ? h("div", { class: "heading-path" }, chunk.heading_path.join(" › ")) : null,
+    h("div", { class: "first-words" }, firstWords(chunk.text)),
+    flagList(chunk.flags),
+  );
 }
 
 export function containmentGroups(report) {

@@ -5,7 +5,8 @@
 import { clear, fill, h } from "./dom.js";
 import { PageColumn } from "./columns.js";
 import { buildOverlay } from "./overlay.js";
-import { renderAnalysis, renderDetail, renderList, renderSummary } from "./panels.js";
+import { renderAnalysis, renderDetail, renderSummary } from "./panels.js";
+import { ChunkList } from "./chunk-list.js";
 import { attachImport } from "./import-control.js";
 import { renderBanner } from "./banner.js";
 import { applyDisplay, isDense, partnersOf } from "./focus.js";
@@ -180,9 +181,8 @@ function paintState(root) {
   }
 }
 
-function listEntry(index) {
-  return els.list.querySelector(`[data-chunk-index="${index}"]`);
-}
+const chunkList = new ChunkList(els.list, colour, paintState);
+const listEntry = (index) => chunkList.entry(index);
 
 function setHover(index, fromBox) {
   if (index === state.hovered) return;
@@ -367,7 +367,7 @@ function clearReport() {
   state.selected = null;
   state.hovered = null;
   column.clearOverlays();
-  clear(els.list);
+  chunkList.clear();
   clear(els.summary);
   clear(els.overlaps);
   clear(els.containment);
@@ -386,7 +386,7 @@ function showReport(report, wanted) {
   renderBanner(els.banner, report, (index) => ({ onclick: () => select(index, { focus: true }) }));
   renderSummary(els.summary, report, stored ? (report.preview ? "preview" : "stored") : null);
   if (config.urls.export) els.summary.append(exportLinks());
-  renderList(els.list, report, colour);
+  chunkList.show(report);
   renderAnalysis(els, report);
   state.dense = isDense(state.index);
   showDisplay();
@@ -628,6 +628,7 @@ async function start() {
   await report;
   // Without a page in the URL, a selected chunk decides where the view starts.
   if (!initial.page && state.selected !== null) select(state.selected);
+  await chunkList.whenComplete(); // a screenshot shows the list's whole length
   await markReady([els.pages]);
 }
 
