@@ -117,11 +117,11 @@ def process(store: Store, kb_id: int, doc_id: str,
     except VisualiserError as exc:
         store.set_state(kb_id, doc_id, "failed", error=exc.message)
     except OSError as exc:  # the stored file is gone or unreadable
-        if not _deleted(store, kb_id, doc_id):
+        if not deleted(store, kb_id, doc_id):
             store.set_state(kb_id, doc_id, "failed",
                             error=f"the stored PDF cannot be read: {exc.strerror or exc}")
     except Exception as exc:  # a bug must not leave the document "processing" forever
-        if _deleted(store, kb_id, doc_id):
+        if deleted(store, kb_id, doc_id):
             # Deleted (or its knowledgebase) while it was processed: nothing to store.
             log.info("%s was deleted while it was being processed", doc_id)
             return
@@ -156,7 +156,8 @@ def stored_layout(store: Store, doc_id: str, name: str, data: bytes, options: La
     return processed
 
 
-def _deleted(store: Store, kb_id: int, doc_id: str) -> bool:
+def deleted(store: Store, kb_id: int, doc_id: str) -> bool:
+    """Is the document (or its knowledgebase) gone from the store?"""
     try:
         store.document(kb_id, doc_id)
     except NotFound:

@@ -305,7 +305,7 @@ def run_job(kb_id: int, doc_id: str) -> str:
         stop.set()
         heartbeat.join()
         context.presence.set("idle")
-    return store.document(kb_id, doc_id)["state"] if not _deleted(store, kb_id, doc_id) \
+    return store.document(kb_id, doc_id)["state"] if not ingest.deleted(store, kb_id, doc_id) \
         else "deleted"
 
 
@@ -340,23 +340,12 @@ def _take_a_turn(context: WorkerContext, kb_id: int, doc_id: str) -> bool:
     except Exception:  # whatever failed, processing it whole records why (or finds it gone)
         log.exception("reading %s in turns failed; processing it whole", doc_id)
         whole = True
-    if whole:
-        ingest.process(store, kb_id, doc_id, on_processed=context.on_processed,
-                       workers=context.layout_workers, images=context.images)
-    else:
-        ingest.process(store, kb_id, doc_id, on_processed=context.on_processed,
-                       workers=context.layout_workers, pages_read=pages,
-                       images=context.images)
+    ingest.process(store, kb_id, doc_id, on_processed=context.on_processed,
+                   workers=context.layout_workers, pages_read=None if whole else pages,
+                   images=context.images)
+    if not whole:
         checkpoint.remove()
     return True
-
-
-def _deleted(store: Store, kb_id: int, doc_id: str) -> bool:
-    try:
-        store.document(kb_id, doc_id)
-    except VisualiserError:
-        return True
-    return False
 
 
 def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
