@@ -74,13 +74,19 @@ def test_processing_keeps_the_layout_beside_the_pdf(tmp_path, reads, processed):
         app.extensions["visualiser"].close()
 
 
-def test_after_a_restart_no_view_reads_the_pages_again(tmp_path, reads):
-    first = _processed_app(tmp_path)
+def _stored_then_stopped(tmp_path):
+    """Apex uploaded to a new knowledgebase and processed, then the server stopped:
+    the knowledgebase and the document's JSON."""
+    app = _processed_app(tmp_path)
     try:
-        kb = first.extensions["visualiser"].store.create_knowledgebase("kb", new_metadata())
-        doc = _upload(first, kb.id)
+        kb = app.extensions["visualiser"].store.create_knowledgebase("kb", new_metadata())
+        return kb, _upload(app, kb.id)
     finally:
-        first.extensions["visualiser"].close()
+        app.extensions["visualiser"].close()
+
+
+def test_after_a_restart_no_view_reads_the_pages_again(tmp_path, reads):
+    kb, doc = _stored_then_stopped(tmp_path)
     assert len(reads) == 1
     # A new server on the same store, with an empty cache folder: only the store's
     # document folder can spare it the reading.
@@ -129,16 +135,11 @@ def test_a_second_knowledgebase_with_the_same_bytes_reuses_the_layout(tmp_path, 
 
 
 def test_a_damaged_layout_file_is_read_again_and_replaced(tmp_path, reads):
-    first = _processed_app(tmp_path)
-    try:
-        kb = first.extensions["visualiser"].store.create_knowledgebase("kb", new_metadata())
-        doc = _upload(first, kb.id)
-        path = _layout_file(first, APEX_ID)
-    finally:
-        first.extensions["visualiser"].close()
-    path.write_bytes(b'{"format": 1, "pages": [')  # cut short
+    _, doc = _stored_then_stopped(tmp_path)
     second = make_app(tmp_path, CACHE_DIR=tmp_path / "other-cache")
     try:
+        path = _layout_file(second, APEX_ID)
+        path.write_bytes(b'{"format": 1, "pages": [')  # cut short
         response = second.test_client().get(doc["links"]["chunks"] + "?strategy=token_based")
         assert response.status_code == 200
         assert len(reads) == 2
