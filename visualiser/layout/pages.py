@@ -141,7 +141,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     lines = _outside(lines, table_boxes)
     vertical_lines = _outside(vertical_lines, table_boxes)
     items.extend(Item("line", line.bbox, line=line) for line in lines)
-    pictures = [box for info in page.get_image_info()
+    pictures = [box for info in (page.get_image_info() if may_show_pictures(page) else ())
                 if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
     _mark_labels(items, pictures)
     items.extend(Item("image", box) for box in pictures)  # no hairline decorations
@@ -157,6 +157,25 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
                 member.role = "note"  # a figure's label: never a heading, nor in a paragraph
     # a few lines written top to bottom on a horizontal page are notes (`_in_order`)
     return _page_read(page, _in_order(items + vertical, text_width, figures))
+
+
+def may_show_pictures(page: pymupdf.Page) -> bool:
+    """Can `page` draw a picture? False only when nothing it runs can hold one: no image
+    or form XObject in its resources, no pattern (a tiling pattern may paint an image),
+    no inline image operator in its content stream, no annotation or form field (their
+    appearance streams are run too). `get_image_info` builds a second text page, as
+    dear as reading the words; most pages of a long document have no picture.
+    Resources inherited from the page tree are not looked into: such a page may."""
+    if page.get_images(full=True) or page.get_xobjects():
+        return True
+    if page.first_annot is not None or page.first_widget is not None:
+        return True
+    doc = page.parent
+    if doc.xref_get_key(page.xref, "Resources")[0] == "null":
+        return True  # inherited
+    if doc.xref_get_key(page.xref, "Resources/Pattern")[0] != "null":
+        return True
+    return b"BI" in page.read_contents()  # an inline image; a false hit costs only time
 
 
 def _page_read(page: pymupdf.Page, items: list[Item], warning: str | None = None) -> PageRead:

@@ -1,0 +1,83 @@
+"""The cheap gate before `get_image_info` (`pages.may_show_pictures`): it may say a
+page has pictures when it has none (that costs time), never the other way round (that
+loses a picture). Checked on made pages of each kind, and on every page of the corpus
+(`../shared/corpus/` or `VISUALISER_CORPUS`; skipped, saying so, where it is absent).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from visualiser.layout.pages import may_show_pictures
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("VISUALISER_CORPUS", REPO.parent / "shared" / "corpus"))
+
+
+def _png() -> bytes:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 20, 20), False)
+    pix.clear_with(128)
+    return pix.tobytes("png")
+
+
+def _page_with(kind: str) -> pymupdf.Page:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Some words on the page")
+    if kind == "image":
+        page.insert_image(pymupdf.Rect(100, 100, 200, 200), stream=_png())
+    elif kind == "inline":
+        # an inline image (BI … ID … EI): no XObject names it
+        data = b"q 50 0 0 50 100 300 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\xff\xff\x00 EI Q"
+        xref = doc.get_new_xref()
+        doc.update_object(xref, "<<>>")
+        doc.update_stream(xref, data)
+        contents = page.get_contents()
+        doc.xref_set_key(page.xref, "Contents",
+                         "[" + " ".join(f"{c} 0 R" for c in [*contents, xref]) + "]")
+    elif kind == "stamp":
+        annot = page.add_stamp_annot(pymupdf.Rect(300, 300, 400, 350), stamp=0)
+        annot.update()
+    return page
+
+
+def _pictures(page: pymupdf.Page) -> list[tuple[float, ...]]:
+    return [box for info in page.get_image_info()
+            if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
+
+
+def test_a_page_of_words_only_skips_the_picture_pass() -> None:
+    page = _page_with("text")
+    assert not _pictures(page)
+    assert not may_show_pictures(page)
+
+
+@pytest.mark.parametrize("kind", ["image", "inline", "stamp"])
+def test_a_page_that_can_draw_a_picture_is_read_for_pictures(kind: str) -> None:
+    page = _page_with(kind)
+    assert may_show_pictures(page)
+    if kind != "stamp":  # the stamp's appearance is vector art; what matters is the gate
+        assert _pictures(page)
+
+
+def test_no_picture_of_the_corpus_is_lost() -> None:
+    files = sorted(CORPUS.glob("*.pdf"))
+    if not files:
+        pytest.skip(f"no corpus at {CORPUS} (set VISUALISER_CORPUS to the corpus)")
+    lost, skipped, pages = [], 0, 0
+    for path in files:
+        with pymupdf.open(path) as doc:
+            for page in doc:
+                pages += 1
+                gate = may_show_pictures(page)
+                skipped += not gate
+                if not gate and _pictures(page):
+                    lost.append(f"{path.name} page {page.number + 1}")
+    assert not lost, f"pictures the gate would lose: {lost}"
+    assert skipped > pages / 2  # the gate pays: most corpus pages have no picture
+
+
