@@ -10,7 +10,8 @@ account of each chunk (`Chunk.origin`), never from guessing at text.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,7 +140,7 @@ def find_containment(chunks: list[Placed]) -> list[Containment]:
             budget.check("finding contained chunks")
         if not small.norm:
             continue
-        candidates = index.candidates(words[n][1:-1]) if index else everyone
+        candidates = index.candidates(n) if index else everyone
         size = len(small.norm)
         for m in candidates if candidates is not None else everyone:
             big = chunks[m]
@@ -162,39 +163,59 @@ def _worth_indexing(words: list[list[str]]) -> bool:
 
 
 class _CandidateIndex:
-    """Which chunks hold a run of words, or a word, as whole words (built on demand)."""
+    """Which chunks may contain each chunk: those holding its rarest run of SHINGLE
+    inner words (or, with fewer inner words, its rarest inner word) as whole words.
+
+    Built in passes that run in C (counting every run, then matching each chunk's runs
+    against the set of the runs asked about), not run by run in Python: indexing every
+    run of every chunk was a quarter of a report's time. Only the asked-about runs get
+    a list of their chunks."""
 
     def __init__(self, words: list[list[str]]) -> None:
         self._words = words
-        self._runs: dict[tuple[str, ...], list[int]] | None = None
-        self._single: dict[str, list[int]] | None = None
+        self._probes: list[tuple[str, ...] | str | None] | None = None
+        self._postings: dict[tuple[str, ...] | str, list[int]] = {}
 
-    def candidates(self, inner: list[str]) -> list[int] | None:
-        """Chunks that may contain a text with these inner words; None: any chunk."""
-        if len(inner) >= SHINGLE:
-            runs = self._run_index()
-            keys = set(zip(*(inner[k:] for k in range(SHINGLE)), strict=False))
-            return min((runs[key] for key in keys), key=len)
-        if inner:
-            single = self._word_index()
-            return min((single[word] for word in inner), key=len)
-        return None
+    def candidates(self, n: int) -> list[int] | None:
+        """Chunks that may contain chunk `n` (by its inner words); None: any chunk."""
+        if self._probes is None:
+            self._probes = self._build()
+        probe = self._probes[n]
+        return None if probe is None else self._postings[probe]
 
-    def _run_index(self) -> dict[tuple[str, ...], list[int]]:
-        if self._runs is None:
-            self._runs = {}
-            for n, w in enumerate(self._words):
-                for key in set(zip(*(w[k:] for k in range(SHINGLE)), strict=False)):
-                    self._runs.setdefault(key, []).append(n)
-        return self._runs
+    def _build(self) -> list[tuple[str, ...] | str | None]:
+        inner = [w[1:-1] for w in self._words]
+        probes: list[tuple[str, ...] | str | None] = [None] * len(inner)
+        long_ones = [n for n, i in enumerate(inner) if len(i) >= SHINGLE]
+        if long_ones:
+            counts: Counter[tuple[str, ...]] = Counter()
+            for w in self._words:
+                counts.update(_runs(w))
+            for n in long_ones:
+                probes[n] = min(_runs(inner[n]), key=counts.__getitem__)
+            self._post({p for p in probes if isinstance(p, tuple)}, _runs)
+        short_ones = [n for n, i in enumerate(inner) if 0 < len(i) < SHINGLE]
+        if short_ones:
+            word_counts: Counter[str] = Counter()
+            for w in self._words:
+                word_counts.update(w)
+            for n in short_ones:
+                probes[n] = min(inner[n], key=word_counts.__getitem__)
+            self._post({probes[n] for n in short_ones}, iter)  # type: ignore[arg-type]
+        return probes
 
-    def _word_index(self) -> dict[str, list[int]]:
-        if self._single is None:
-            self._single = {}
-            for n, w in enumerate(self._words):
-                for word in set(w):
-                    self._single.setdefault(word, []).append(n)
-        return self._single
+    def _post(self, wanted: set, keys_of: Callable[[list[str]], Iterable]) -> None:
+        """The chunks holding each key of `wanted`, in chunk order."""
+        for key in wanted:
+            self._postings[key] = []
+        for n, w in enumerate(self._words):
+            for key in wanted.intersection(keys_of(w)):
+                self._postings[key].append(n)
+
+
+def _runs(words: list[str]) -> Iterator[tuple[str, ...]]:
+    """Every run of SHINGLE consecutive words."""
+    return zip(*(words[k:] for k in range(SHINGLE)), strict=False)
 
 
 def _reason(a: Placed, b: Placed) -> str:

@@ -24,7 +24,6 @@ from visualiser.patterns import NUMBERED_ITEM
 
 SYNTHETIC = -1
 
-_ONE_SYNTHETIC = array("i", [SYNTHETIC])  # the owner of a space: most synthetic text
 MdKind = Literal["heading", "paragraph", "list", "table", "image", "code"]
 
 
@@ -157,9 +156,13 @@ class SourceMarkdown:
 
 
 class _Writer:
+    """The markdown as pieces of text, each with the word that owns it (SYNTHETIC for
+    none). The owner of every character is spread out once, at the end, in numpy: an
+    array made and extended per word was a third of writing the markdown."""
+
     def __init__(self, layout: Layout) -> None:
         self.parts: list[str] = []
-        self.owner = array("i")
+        self.owners: list[int] = []  # per part
         self.length = 0
         # Words the document spells with a hyphen inside a line ("n-octanal"): when one
         # is broken at that hyphen, the hyphen is part of the word and stays.
@@ -167,14 +170,21 @@ class _Writer:
 
     def word(self, text: str, word_id: int) -> None:
         self.parts.append(text)
-        self.owner.extend(array("i", [word_id]) * len(text))
+        self.owners.append(word_id)
         self.length += len(text)
 
     def synthetic(self, text: str) -> None:
         self.parts.append(text)
-        self.owner.extend(_ONE_SYNTHETIC if len(text) == 1 else
-                          array("i", [SYNTHETIC]) * len(text))
+        self.owners.append(SYNTHETIC)
         self.length += len(text)
+
+    def owner(self) -> array:
+        """`word_at`: the owner of every character written."""
+        lengths = numpy.fromiter(map(len, self.parts), dtype=numpy.int64, count=len(self.parts))
+        spread = numpy.repeat(numpy.asarray(self.owners, dtype=numpy.int32), lengths)
+        owner = array("i")
+        owner.frombytes(spread.astype(f"i{owner.itemsize}").tobytes())
+        return owner
 
 
 def build_markdown(layout: Layout) -> SourceMarkdown:
@@ -224,7 +234,7 @@ def build_markdown(layout: Layout) -> SourceMarkdown:
         else:  # a paragraph, perhaps carried on across column and page breaks
             _write_words(out, layout, [w for block in group for w in layout.block_words(block)])
             blocks.append(MdBlock("paragraph", start, out.length))
-    return SourceMarkdown("".join(out.parts), out.owner, blocks, layout, dropped)
+    return SourceMarkdown("".join(out.parts), out.owner(), blocks, layout, dropped)
 
 
 def _groups(layout: Layout) -> Iterator[list[Block]]:
@@ -250,14 +260,31 @@ def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
     """Words joined by spaces; a word hyphenated at a line end is joined again
     ("detec-" + "tion" → "detection"), each part still owned by its own word."""
     sequence = [layout.words[w] for w in word_ids]
+    # `_Writer.word` and `.synthetic` written out: this loop runs once per word
+    parts, owners = out.parts, out.owners
+    length = out.length
+    last = len(sequence) - 1
     for n, word in enumerate(sequence):
-        joined = n + 1 < len(sequence) and _hyphenated(word, sequence[n + 1])
         text = word.text
-        if joined and _bare(text + sequence[n + 1].text) not in out.hyphenated:
-            text = text[:-1]
-        out.word(text, word.id)
-        if n + 1 < len(sequence) and not joined:
-            out.synthetic(" ")
+        if n < last:
+            following = sequence[n + 1]
+            if _hyphenated(word, following):
+                if _bare(text + following.text) not in out.hyphenated:
+                    text = text[:-1]
+                parts.append(text)
+                owners.append(word.id)
+                length += len(text)
+                continue
+            parts.append(text)
+            parts.append(" ")
+            owners.append(word.id)
+            owners.append(SYNTHETIC)
+            length += len(text) + 1
+        else:
+            parts.append(text)
+            owners.append(word.id)
+            length += len(text)
+    out.length = length
 
 
 def _bare(text: str) -> str:
