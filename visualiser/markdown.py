@@ -119,6 +119,8 @@ class SourceMarkdown:
     layout: Layout
     dropped_words: set[int] = field(default_factory=set)  # e.g. repeated table headers
     _headings: tuple[list[int], list[tuple[str, ...]]] | None = field(default=None, repr=False)
+    _extents: tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray] | None = field(
+        default=None, repr=False)
 
     def traced(self, start: int = 0, end: int | None = None) -> Traced:
         end = len(self.text) if end is None else end
@@ -134,6 +136,26 @@ class SourceMarkdown:
         found = set(numpy.unique(word_at[pos[pos >= 0]]).tolist())
         found.discard(SYNTHETIC)
         return found
+
+    def words_between(self, start: int, end: int) -> numpy.ndarray:
+        """The ids of the words `text[start:end]` holds, ascending (`words_of` a span
+        of the source, without making its positions)."""
+        word_at = numpy.frombuffer(self.word_at, dtype=f"i{self.word_at.itemsize}")
+        found = numpy.unique(word_at[start:end])
+        return found[found >= 0]
+
+    def line_extents(self) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        """Per word: its page, and the left and right edges of its line (made once)."""
+        if self._extents is None:
+            layout = self.layout
+            lines = numpy.fromiter((w.line for w in layout.words), dtype=numpy.int64,
+                                   count=len(layout.words))
+            pages = numpy.fromiter((w.page for w in layout.words), dtype=numpy.int64,
+                                   count=len(layout.words))
+            edges = numpy.array([(ln.bbox[0], ln.bbox[2]) for ln in layout.lines],
+                                dtype=numpy.float64).reshape(-1, 2)
+            self._extents = (pages, edges[lines, 0], edges[lines, 1])
+        return self._extents
 
     def heading_path_at(self, offset: int) -> tuple[str, ...]:
         """The chain of headings in force at `offset` of the source markdown."""
