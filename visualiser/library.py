@@ -20,12 +20,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import EllipsisType
 from typing import Any, Generic, TypeVar
 
-from visualiser import pipeline
+from visualiser import packed as packed_json
+from visualiser import pipeline, previews
 from visualiser.errors import BadPdf, NotFound, reading_pdf
 from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, saved
 from visualiser.mupdf import LOCK, take_messages
+from visualiser.packed import Packed
 from visualiser.strategies import get_strategy
 from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
@@ -116,26 +119,49 @@ class Entry:
         }
 
 
-@dataclass(slots=True)
 class Report:
-    """A chunk report and, made once on demand, its JSON encoding (big for 600 pages)."""
+    """A chunk report: its data, and, each made once on demand, its JSON encoding (big
+    for 600 pages) and that JSON packed for gzip responses (`visualiser.packed`). A
+    report read from a kept file starts as the packed JSON alone."""
 
-    data: dict[str, Any]
-    _json: bytes | None = None
+    __slots__ = ("_data", "_json", "_packed")
+
+    def __init__(self, data: dict[str, Any] | None = None, *,
+                 packed: Packed | None = None) -> None:
+        if data is None and packed is None:
+            raise ValueError("a report needs its data or its packed JSON")
+        self._data, self._json, self._packed = data, None, packed
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = json.loads(self.json_bytes())
+        return self._data
 
     def json_bytes(self, extra: Mapping[str, Any] | None = None) -> bytes:
         """The JSON; `extra` top-level fields are spliced in without re-encoding the
         (cached, possibly megabytes of) report: a JSON object always ends in `}`."""
         if self._json is None:
-            # "replace": text from a damaged PDF may hold lone surrogates
-            self._json = json.dumps(self.data, ensure_ascii=False, separators=(",", ":")).encode(
-                "utf-8", "replace")
+            self._json = (packed_json.encode(self._data) if self._data is not None
+                          else self.packed().json_bytes())
         if not extra:
             return self._json
-        assert not set(extra) & set(self.data), "extra fields must not repeat the report's"
-        tail = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode(
-            "utf-8", "replace")
-        return self._json[:-1] + b"," + tail[1:]
+        assert self._data is None or not set(extra) & set(self._data), \
+            "extra fields must not repeat the report's"
+        return self._json[:-1] + packed_json.tail(extra, len(self._json) == 2)
+
+    def packed(self) -> Packed:
+        if self._packed is None:
+            self._packed = Packed.of(self.json_bytes())
+        return self._packed
+
+    def gzip_bytes(self, extra: Mapping[str, Any] | None = None) -> bytes:
+        return self.packed().gzip_bytes(extra)
+
+    def slim(self) -> Report:
+        """The same report holding only its packed JSON (a sixth of the JSON's bytes, and
+        none of its Python objects): what a cache of many reports keeps."""
+        return Report(packed=self.packed())
 
 
 def read_entry(data: bytes | Path, name: str, source: str, path: Path | None = None,
@@ -293,21 +319,34 @@ class Library:
 
     def report(
         self, entry: Entry, strategy: str, params: Mapping[str, Any] | None = None,
-        options: LayoutOptions = DEFAULT_OPTIONS,
+        options: LayoutOptions = DEFAULT_OPTIONS, *,
+        time_budget: float | EllipsisType | None = ...,
     ) -> Report:
-        # Validate and resolve first: a bad parameter is answered without extracting the
-        # layout, and "?size=1200" shares its cache entry with the default.
+        """The report of `strategy` under `params` (validated first: a bad parameter is
+        answered without extracting the layout, and "?size=1200" shares its cache entry
+        with the default). A stored document's default-parameter report is read from
+        the file kept beside its PDF (`visualiser.previews`), or computed and kept
+        there. `time_budget` overrides the library's (None: no limit)."""
         cls = get_strategy(strategy)
         settings = cls.settings(params)
         key: ReportKey = (entry.id, entry.name, options.key(), strategy,
-                          tuple(sorted(settings.items())), cls.implementation())
-        return self._reports.get(
-            key,
-            lambda: self._report(
-                entry, lambda doc: pipeline.chunk_report(
-                    doc, strategy, settings, time_budget=self.time_budget), options
-            ),
-        )
+                          tuple(sorted(settings.items())), cls.implementation_key())
+        budget = self.time_budget if time_budget is ... else time_budget
+        kept = (previews.file_path(entry.layout_folder, entry.name, options, cls)
+                if entry.layout_folder is not None and previews.is_default(cls, settings)
+                else None)
+
+        def compute() -> Report:
+            if kept is not None and (packed := previews.read(kept)) is not None:
+                return Report(packed=packed)
+            report = self._report(entry, lambda doc: pipeline.chunk_report(
+                doc, strategy, settings, time_budget=budget), options)
+            if kept is None:
+                return report
+            previews.write(kept, report.packed())
+            return report.slim()
+
+        return self._reports.get(key, compute)
 
     def imported(
         self, entry: Entry, import_id: str, file_name: str, data: Callable[[], bytes],

@@ -73,6 +73,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DOCUMENT_CACHE_SIZE=8,
         REPORT_CACHE_SIZE=64,
         REPORT_TIME_BUDGET=10.0,  # seconds for one chunk report; then 503
+        # Once a document is processed, every strategy's default report is computed in
+        # the background and kept beside its PDF (visualiser/previews.py).
+        PRECOMPUTE_PREVIEWS=True,
         LEASE_SECONDS=30.0,  # a processing row is this server's for so long, renewed
         # Host names answered (DNS rebinding); None answers any. `serve` sets it.
         ALLOWED_HOSTS=list(LOCAL_NAMES),
