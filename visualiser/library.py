@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 from visualiser import packed as packed_json
 from visualiser import pipeline, previews
 from visualiser.errors import BadPdf, NotFound, reading_pdf
+from visualiser.files import write_atomically
 from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, saved
 from visualiser.mupdf import LOCK, take_messages
 from visualiser.packed import Packed
@@ -199,6 +200,32 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+PAGES_FILE = "pages.json"  # a stored document's page sizes, beside its layout
+
+
+def _stored_entry(doc_id: str, name: str, path: Path, folder: Path | None) -> Entry:
+    """A stored document's entry; its page sizes read from the PDF once and kept in
+    `folder` (opening a 600-page PDF to read them costs 0.1-0.2 s, and the viewer of
+    a just-restarted server waits for it; the bytes never change, nor do the sizes)."""
+    if folder is not None:
+        try:
+            pages = tuple(PageSize(*page) for page in json.loads(
+                (folder / PAGES_FILE).read_bytes()))
+            return Entry(doc_id, name, path.stat().st_size, pages, "knowledgebase", path,
+                         folder)
+        except (OSError, ValueError, TypeError):
+            pass  # not kept yet (or damaged): read from the PDF, kept again
+    entry = replace(read_entry(path, name, "knowledgebase", path, doc_id),
+                    layout_folder=folder)
+    if folder is not None:
+        try:
+            write_atomically(folder / PAGES_FILE, json.dumps(
+                [[p.number, p.width, p.height, p.rotation] for p in entry.pages]).encode())
+        except OSError:
+            pass  # read from the PDF again next time
+    return entry
+
+
 MAX_NAME_LENGTH = 255
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -268,10 +295,7 @@ class Library:
         """A document kept outside the samples (a knowledgebase's PDF on disk), whose
         layouts are kept in `layout_folder` (beside the PDF) when one is given."""
         return self._stored.get(
-            (doc_id, name, path),
-            lambda: replace(read_entry(path, name, "knowledgebase", path, doc_id),
-                            layout_folder=layout_folder),
-        )
+            (doc_id, name, path), lambda: _stored_entry(doc_id, name, path, layout_folder))
 
     @staticmethod
     def pdf(entry: Entry) -> bytes:

@@ -13,10 +13,13 @@ hundred bytes, and the browser receives a sixth of the bytes.
 from __future__ import annotations
 
 import json
+import os
 import struct
+import tempfile
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 LEVEL = 6  # zlib's default: ~5x smaller report JSON; level 9 gains ~2 % for 3x the time
@@ -86,6 +89,41 @@ class Packed:
         if not deflated.endswith(_SYNC_MARK):  # cut short: its last flush is missing
             raise ValueError("the packed report is cut short")
         return packed
+
+
+def read_file(path: Path) -> Packed | None:
+    """The packed report kept in `path`; None when there is none or it cannot be used
+    (then it is removed, to be made again)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    try:
+        return Packed.from_file(data)
+    except (ValueError, KeyError, TypeError):
+        path.unlink(missing_ok=True)
+        return None
+
+
+def write_file(path: Path, packed: Packed) -> bool:
+    """Keep a packed report, atomically (written to a temporary name, renamed), in a
+    folder made inside an existing one only: a document folder removed meanwhile (its
+    document deleted) is not made again. False when it could not be written (a full
+    disk costs the next reader time, nothing else)."""
+    folder = path.parent
+    try:
+        folder.mkdir(exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".part")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(packed.to_file())
+            os.replace(temporary, path)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError:
+        return False
+    return True
 
 
 FORMAT = 1

@@ -21,11 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from functools import cache
 from pathlib import Path
 
+from visualiser import packed
 from visualiser.errors import NotFound, VisualiserError
 from visualiser.layout import LayoutOptions
 from visualiser.packed import Packed
@@ -63,36 +62,14 @@ def is_default(cls: type[Strategy], settings: dict[str, object]) -> bool:
 
 
 def read(path: Path) -> Packed | None:
-    """The report kept in `path`; None when there is none or it cannot be used (then it
-    is removed, to be made again)."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    try:
-        return Packed.from_file(data)
-    except (ValueError, KeyError, TypeError):
-        path.unlink(missing_ok=True)
-        return None
+    return packed.read_file(path)
 
 
-def write(path: Path, packed: Packed) -> bool:
-    """Keep a report, atomically; only while its document folder exists (a document
-    deleted meanwhile gets no folder back). A full disk costs the next viewer time."""
-    folder = path.parent
-    try:
-        folder.mkdir(exist_ok=True)  # not parents: the document folder must be there
-        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".part")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(packed.to_file())
-            os.replace(temporary, path)
-        except OSError:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError:
+def write(path: Path, report: Packed) -> bool:
+    """Keep a report (see `packed.write_file`), and drop the same strategy's older ones."""
+    if not packed.write_file(path, report):
         return False
-    remove_stale(folder, path)
+    remove_stale(path.parent, path)
     return True
 
 
