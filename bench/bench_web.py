@@ -12,11 +12,13 @@ page's words, the least any layout-based viewer must do.
 `--browser` measures in the real browser instead (Debian's chromium driven by
 Playwright, launched as tests/conftest_web.py does, against a real threaded server):
 PDF (default: the corpus's 619-page DA-619p) is uploaded to a knowledgebase and
-processed once; then, per run, a new server on the same store and cache (a restart:
-nothing in memory) and a new browser context (nothing in its cache) time the first
-view to the first page with boxes, the first strategy switch (the layout read from the
-file kept beside the PDF), a second strategy, a warm switch (back to a report already
-made) and a page jump.
+processed once, and the server computes every strategy's default report of it in the
+background (`visualiser.previews`; timed until the document API says all are ready,
+when it says so: the viewer before them did not); then, per run, a new server on the
+same store and cache (a restart: nothing in memory) and a new browser context (nothing
+in its cache) time the first view to the first page with boxes, the first strategy
+switch, a second strategy, a warm switch (back to a report already shown), a page
+jump, and a first switch to each of the other strategies (their median and slowest).
 """
 
 from __future__ import annotations
@@ -229,7 +231,8 @@ def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
     data = pdf.read_bytes()
     pages = page_count(pdf)
     config = {"SAMPLES_DIR": samples_dir(), "CACHE_DIR": scratch / "cache",
-              "DATABASE": scratch / "kb.sqlite", "REPORT_TIME_BUDGET": BUDGET}
+              "DATABASE": scratch / "kb.sqlite", "REPORT_TIME_BUDGET": BUDGET,
+              "PRECOMPUTE_PREVIEWS": True}  # as `visualiser serve` has it
     jump = max(1, pages // 2)
     print(f"Browser (Debian chromium, headless, {VIEWPORT['width']}x{VIEWPORT['height']}): "
           f"{pdf.name}, {pages} pages, stored in a knowledgebase; medians of {repeat} runs, "
@@ -257,6 +260,15 @@ def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
                 raise SystemExit(f"processing ended {state}: {request.get(document).text()}")
             row("upload to stored chunks (layout, first screen, chunks)",
                 time.perf_counter() - start, base)
+            previews = request.get(document).json().get("previews")
+            if previews is not None:  # a server that computes them ahead
+                while previews["count"] < previews["total"]:
+                    time.sleep(0.5)
+                    previews = request.get(document).json()["previews"]
+                row(f"upload to all {previews['total']} strategies' reports computed ahead",
+                    time.perf_counter() - start, base)
+            strategies = [s["name"] for s in request.get(
+                f"{server.url}/api/strategies").json()["strategies"]]
             context.close()
         for _ in range(repeat):
             # a restart: same store and caches, nothing in memory
@@ -282,6 +294,18 @@ def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
                                               t.press('[data-testid="page-input"]', "Enter")),
                                tab, jump),
                 }
+                others = [_timed(lambda t=tab, name=name: t.select_option(
+                    '[data-testid="strategy-select"]', name), tab, jump)
+                    for name in strategies if name not in ("token_based", "structure_aware")]
+                worked = [seconds for seconds in others if isinstance(seconds, float)]
+                if len(worked) == len(others) and others:
+                    got[f"each other strategy, first switch ({len(others)}): median"] = \
+                        statistics.median(worked)
+                    got[f"each other strategy, first switch ({len(others)}): slowest"] = \
+                        max(worked)
+                else:
+                    got["each other strategy, first switch"] = next(
+                        (s for s in others if isinstance(s, str)), "none")
                 for label, seconds in got.items():
                     times.setdefault(label, []).append(seconds)
                 context.close()

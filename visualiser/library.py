@@ -403,8 +403,28 @@ class Library:
         data["document_tokens"] = self._tokens.get(
             (entry.id, encoding), lambda: count_tokens(processed.source.text, encoding)
         )
+        if entry.layout_folder is not None:  # for the stored view after a restart
+            tokens = _tokens_path(entry.layout_folder, encoding)
+            if not tokens.is_file():
+                try:
+                    write_atomically(tokens, str(data["document_tokens"]).encode())
+                except OSError:
+                    pass
         return Report(data)
 
-    def document_tokens(self, doc_id: str, encoding: str = DEFAULT_ENCODING) -> int | None:
-        """The count `_report` made for this document, if one was made and is still kept."""
-        return self._tokens.peek((doc_id, encoding))
+    def document_tokens(self, doc_id: str, encoding: str = DEFAULT_ENCODING,
+                        folder: Path | None = None) -> int | None:
+        """The count `_report` made for this document, if one was made and is still kept
+        (in memory, or for a stored document in its `folder`)."""
+        count = self._tokens.peek((doc_id, encoding))
+        if count is None and folder is not None:
+            try:
+                count = int(_tokens_path(folder, encoding).read_text())
+            except (OSError, ValueError):
+                return None
+            self._tokens.put((doc_id, encoding), count)
+        return count
+
+
+def _tokens_path(folder: Path, encoding: str) -> Path:
+    return folder / f"tokens-{re.sub(r'[^A-Za-z0-9_.-]', '_', encoding)}.txt"

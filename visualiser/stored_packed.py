@@ -14,12 +14,15 @@ knowledgebase go when it, or the document, is removed (`Store._drop_kept`).
 from __future__ import annotations
 
 import hashlib
+import logging
 from pathlib import Path
 from typing import Any
 
 from visualiser import ingest, packed, previews
 from visualiser.library import Report
 from visualiser.store import KEPT_FOLDER, Store
+
+log = logging.getLogger(__name__)
 
 
 def kept_path(store: Store, kb_id: int, doc_id: str, stamp: str) -> Path:
@@ -47,3 +50,13 @@ def stored_chunks(store: Store, kb_id: int, doc_id: str) -> tuple[Report, dict[s
             if other != path:
                 other.unlink(missing_ok=True)
     return report, extra
+
+
+def keep(store: Store, kb_id: int, doc_id: str) -> None:
+    """Pack a just-processed document's stored chunks now, in the background, so that
+    the first view reads them packed. Never raises: the view packs them otherwise."""
+    try:
+        if store.document(kb_id, doc_id)["state"] == "ready":
+            stored_chunks(store, kb_id, doc_id)
+    except Exception:  # deleted meanwhile, a full disk: the first view does it
+        log.info("the stored chunks of %s were not packed ahead", doc_id, exc_info=True)

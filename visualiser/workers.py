@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from visualiser import ingest, previews, turns
+from visualiser import ingest, previews, stored_packed, turns
 from visualiser.errors import VisualiserError
 from visualiser.store import MAX_ATTEMPTS, Store
 
@@ -347,6 +347,7 @@ def run_job(kb_id: int, doc_id: str) -> str:
         context.presence.set("long" if pages >= turns.LONG_PAGES else "small")
         if not _take_a_turn(context, kb_id, doc_id):
             return "paused: small documents first"
+        stored_packed.keep(store, kb_id, doc_id)
         if context.previews:
             enqueue_previews(store, context.queues, kb_id, doc_id)
     finally:

@@ -16,9 +16,9 @@ import { buildTextLayer } from "./text-layer.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
-import { previewSentence, processingSentence } from "./stored.js";
+import { previewSentence, previewsSentence, processingSentence } from "./stored.js";
 import { fixtureMode, markReady } from "./fixture.js";
-import { fetchReport, POLL_MS, startTicker } from "./report-loader.js";
+import { earlyReport, fetchReport, POLL_MS, startTicker } from "./report-loader.js";
 
 const config = JSON.parse(document.getElementById("viewer-config").textContent);
 const $ = (selector) => document.querySelector(selector);
@@ -51,6 +51,7 @@ const els = {
   searchCount: $('[data-testid="search-count"]'),
   filterType: $('[data-testid="filter-type"]'),
   gotoChunk: $('[data-testid="goto-chunk"]'),
+  previews: $('[data-testid="previews-status"]'),
 };
 const stored = config.stored; // null for a bundled sample
 const pageInfo = new Map(config.document.pages.map((p) => [p.number, p]));
@@ -490,7 +491,8 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
   els.error.hidden = true;
   markInvalid(els.fields, null);
   try {
-    const { response, body } = await fetchReport(config.urls.chunks, apiQuery(state.view), request.signal);
+    const query = apiQuery(state.view);
+    const { response, body } = await (earlyReport(query) || fetchReport(config.urls.chunks, query, request.signal));
     if (state.request !== request) return;
     if (!response.ok || !body) {
       clearReport();
@@ -503,6 +505,10 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
       return;
     }
     if (stored) els.select.disabled = false;
+    if (stored && !body.preview && stored.state !== "ready") {
+      stored.state = "ready"; // processed while this page was open: previews come now
+      refreshPreviews();
+    }
     showReport(body, wanted);
     els.viewer.dataset.reportState = "ready";
   } catch (error) {
@@ -516,6 +522,44 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
       setProgress(null);
       els.viewer.removeAttribute("aria-busy");
     }
+  }
+}
+
+// --- which strategies were computed ahead (a stored document) -------------------------
+
+const PREVIEWS_POLL_MS = 5000;
+let previewsTimer = null;
+
+function showPreviews(previews) {
+  if (!els.previews) return;
+  els.previews.textContent = previewsSentence(previews);
+  els.previews.title = "Strategies whose report of this document was computed ahead, in the background: choosing one shows it at once; the others are computed when chosen.";
+  els.previews.hidden = !els.previews.textContent;
+  const ready = new Set(previews?.ready || []);
+  for (const option of els.select.querySelectorAll("option[value]")) {
+    if (!strategies.has(option.value)) continue;
+    option.toggleAttribute("data-ready", ready.has(option.value));
+    option.title = ready.has(option.value)
+      ? "Computed ahead: shown at once"
+      : "Not computed yet: the first view of it computes it from the stored layout";
+  }
+  clearTimeout(previewsTimer);
+  // Ask again while the background is still computing some (the document is ready).
+  if (previews && previews.total && previews.count < previews.total && stored.state === "ready") {
+    previewsTimer = setTimeout(refreshPreviews, PREVIEWS_POLL_MS);
+  }
+}
+
+async function refreshPreviews() {
+  try {
+    const response = await fetch(config.urls.document, { headers: { Accept: "application/json" } });
+    const body = response.ok ? await response.json() : null;
+    if (body) {
+      stored.state = body.state;
+      showPreviews(body.previews);
+    }
+  } catch {
+    // the server is away: the status stays as it was
   }
 }
 
@@ -611,6 +655,7 @@ window.addEventListener("popstate", () => {
 
 async function start() {
   buildForm();
+  if (stored) showPreviews(stored.previews);
   showTools();
   applyZoom(els.pages, state.view.display.zoom);
   updateCompareLink();

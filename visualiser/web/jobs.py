@@ -35,7 +35,7 @@ import uuid
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from visualiser import ingest, previews
+from visualiser import ingest, previews, stored_packed
 from visualiser.library import Library
 from visualiser.render import PageImageCache
 from visualiser.store import Store
@@ -128,6 +128,7 @@ class Processor:
                         ingest.process(self.store, kb_id, doc_id,
                                        on_processed=self.library.remember,
                                        workers=self.layout_workers, images=self.images)
+                        stored_packed.keep(self.store, kb_id, doc_id)
                         self.submit_previews(kb_id, doc_id)
                     else:  # another server holds it (or it is no longer processing)
                         log.info("%s is leased by another server; skipped", doc_id)

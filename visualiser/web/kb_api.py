@@ -16,7 +16,7 @@ from visualiser.web import kb_actions, sources
 from visualiser.web.api import export_response, png_response
 from visualiser.web.reports import report_response
 from visualiser.web.state import state
-from visualiser.web.views import document_dict, kb_dict
+from visualiser.web.views import document_dict, kb_dict, previews_status
 
 kb_api = Blueprint("kb_api", __name__)
 
@@ -102,7 +102,10 @@ def upload(kb_id: int) -> tuple[Response, int]:
 
 @kb_api.get("/<int:kb_id>/documents/<doc_id>")
 def document(kb_id: int, doc_id: str) -> Response:
-    return jsonify(document_dict(kb_id, state().store.document(kb_id, doc_id)))
+    store = state().store
+    doc = store.document(kb_id, doc_id)
+    return jsonify({**document_dict(kb_id, doc),
+                    "previews": previews_status(store.knowledgebase(kb_id), doc)})
 
 
 @kb_api.delete("/<int:kb_id>/documents/<doc_id>")
@@ -118,7 +121,8 @@ def chunks(kb_id: int, doc_id: str) -> Response:
     web = state()
     if not any(request.args.get(key) for key in ("strategy", "import", "layout")):
         report, extra = stored_packed.stored_chunks(web.store, kb_id, doc_id)
-        tokens = web.library.document_tokens(doc_id, *_tokenizer(web.store, kb_id))
+        tokens = web.library.document_tokens(doc_id, *_tokenizer(web.store, kb_id),
+                                             folder=web.store.document_folder(doc_id))
         if tokens is not None:  # known when this server has chunked the document
             extra["document_tokens"] = tokens
         return report_response(report, extra)
