@@ -204,7 +204,9 @@ def _ready_with_boxes(tab, page: int) -> None:
     Refused with the viewer's message when it shows an error instead."""
     tab.wait_for_function(
         """(page) => {
-             const state = document.querySelector('[data-testid="viewer"]').dataset.reportState;
+             const viewer = document.querySelector('[data-testid="viewer"]');
+             if (!viewer) return false;  // the page is still arriving
+             const state = viewer.dataset.reportState;
              return state === "error" || (state === "ready" && document.querySelector(
                `section.page[data-page="${page}"][data-loaded] svg.overlay g.box`));
            }""", arg=page, timeout=300_000)
