@@ -73,6 +73,7 @@ const state = {
   words: new Map(), // page -> Promise of its words, for search highlights
 };
 let fontReady = false; // labels are drawn in the served font
+const SLOW_MS = 300; // a report taking longer than this fades the list it replaces
 
 // --- pages: images and overlays, only for pages near the viewport --------------------
 
@@ -484,9 +485,14 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
   const label = sourceLabel(state.view.strategy);
   const pages = config.document.page_count;
   els.progress.title = `${label}: the first request for a document extracts the layout of its ${pages} pages; later ones reuse it.`;
-  // Polling a document that is being processed says so in its own panel instead.
-  const stopTicker = quiet ? () => {} : startTicker(setProgress);
+  // Polling a document that is being processed says so in its own panel instead. A
+  // report kept ahead arrives in a blink: its counter would only flash (and showing it
+  // lays out the top bar and repaints the pages under it, about 0.1 s).
+  const stopTicker = quiet ? () => {} : isKept(state.view) ? tickerAfter(SLOW_MS) : startTicker(setProgress);
   if (!quiet) els.viewer.dataset.reportState = "loading";
+  // The list fades only when the wait is long enough to see: repainting it costs about
+  // 0.1 s, more than a report kept ahead takes to arrive.
+  const fading = quiet ? null : setTimeout(() => els.viewer.classList.add("loading-slowly"), SLOW_MS);
   els.viewer.setAttribute("aria-busy", "true");
   els.error.hidden = true;
   markInvalid(els.fields, null);
@@ -517,6 +523,8 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
     showError({ error: "Network error", message: `Could not reach the server (${error.message}).` }, 0);
     els.viewer.dataset.reportState = "error";
   } finally {
+    clearTimeout(fading);
+    if (state.request === request) els.viewer.classList.remove("loading-slowly");
     stopTicker();
     if (state.request === request) {
       setProgress(null);
@@ -529,6 +537,26 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
 
 const PREVIEWS_POLL_MS = 5000;
 let previewsTimer = null;
+let keptAhead = new Set(); // strategies whose default report is kept on the server
+
+/** Is this view a report the server keeps ready: the stored chunks, or a strategy
+ * computed ahead at its defaults, read by the knowledgebase's layout engine? */
+function isKept(view) {
+  if (!stored) return false;
+  if (!view.strategy) return true;
+  return keptAhead.has(view.strategy) && !Object.keys(view.params).length
+    && (!view.layout || view.layout === config.default_layout);
+}
+
+/** The "Computing chunks…" counter, shown only once `ms` have gone by. */
+function tickerAfter(ms) {
+  let stop = null;
+  const timer = setTimeout(() => { stop = startTicker(setProgress); }, ms);
+  return () => {
+    clearTimeout(timer);
+    stop?.();
+  };
+}
 
 function showPreviews(previews) {
   if (!els.previews) return;
@@ -536,6 +564,7 @@ function showPreviews(previews) {
   els.previews.title = "Strategies whose report of this document was computed ahead, in the background: choosing one shows it at once; the others are computed when chosen.";
   els.previews.hidden = !els.previews.textContent;
   const ready = new Set(previews?.ready || []);
+  keptAhead = ready;
   for (const option of els.select.querySelectorAll("option[value]")) {
     if (!strategies.has(option.value)) continue;
     option.toggleAttribute("data-ready", ready.has(option.value));
