@@ -113,7 +113,7 @@ def test_every_strategy_is_computed_after_processing_and_a_switch_reads_it(tmp_p
         client = app.test_client()
         status = client.get(f"/api/knowledgebases/{kb}/documents/{doc_id}").get_json()
         assert status["previews"] == {"ready": list(STRATEGIES), "count": len(ALL),
-                                      "total": len(ALL)}
+                                      "total": len(ALL), "ahead": True}
         folder = app.extensions["visualiser"].store.document_folder(doc_id)
         assert sorted(p.name.split("-")[0] for p in (folder / "previews").iterdir()) == ALL
         assert sorted(calls) == ALL  # each preview computed once (processing aside)

@@ -574,7 +574,7 @@ function showPreviews(previews) {
   }
   clearTimeout(previewsTimer);
   // Ask again while the background is still computing some (the document is ready).
-  if (previews && previews.total && previews.count < previews.total && stored.state === "ready") {
+  if (previews?.ahead && previews.count < previews.total && stored.state === "ready") {
     previewsTimer = setTimeout(refreshPreviews, PREVIEWS_POLL_MS);
   }
 }

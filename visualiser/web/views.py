@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import url_for
+from flask import current_app, url_for
 
 from visualiser import knowledgebase, previews
 from visualiser.layout import describe_engines
@@ -132,7 +132,9 @@ def previews_status(kb: Knowledgebase, doc: dict[str, Any]) -> dict[str, Any]:
     ready = previews.status(state().store.document_folder(doc["id"]), doc["name"],
                             kb.layout_options) if doc["state"] == "ready" else {}
     names = [name for name, kept in ready.items() if kept]
-    return {"ready": names, "count": len(names), "total": len(STRATEGIES)}
+    # `ahead`: this server has them computed after processing (`--no-previews` not)
+    return {"ready": names, "count": len(names), "total": len(STRATEGIES),
+            "ahead": bool(current_app.config.get("PRECOMPUTE_PREVIEWS", True))}
 
 
 def kb_dict(kb: Knowledgebase, documents: list[dict[str, Any]] | None = None) -> dict[str, Any]:
