@@ -50,10 +50,12 @@ const idle = window.requestIdleCallback || ((run) => setTimeout(run, 1));
 export function batchedList(tag, attrs, items, make, first = 80, batch = 200) {
   const list = h(tag, attrs, items.slice(0, first).map(make));
   let built = Math.min(first, items.length);
-  const more = () => {
+  const more = (deadline) => {
     if (!list.isConnected) return; // another report replaced it
-    list.append(...items.slice(built, built + batch).map(make));
-    built = Math.min(built + batch, items.length);
+    // what is left of the idle moment has room for (about 10 entries a millisecond)
+    const count = deadline?.timeRemaining ? Math.max(10, Math.floor(deadline.timeRemaining()) * 10) : batch;
+    list.append(...items.slice(built, built + count).map(make));
+    built = Math.min(built + count, items.length);
     if (built < items.length) idle(more);
   };
   if (built < items.length) idle(more);
