@@ -12,11 +12,13 @@ page's words, the least any layout-based viewer must do.
 `--browser` measures in the real browser instead (Debian's chromium driven by
 Playwright, launched as tests/conftest_web.py does, against a real threaded server):
 PDF (default: the corpus's 619-page DA-619p) is uploaded to a knowledgebase and
-processed once; then, per run, a new server on the same store and cache (a restart:
-nothing in memory) and a new browser context (nothing in its cache) time the first
-view to the first page with boxes, the first strategy switch (the layout read from the
-file kept beside the PDF), a second strategy, a warm switch (back to a report already
-made) and a page jump.
+processed once, and the server computes every strategy's default report of it in the
+background (`visualiser.previews`; timed until the document API says all are ready,
+when it says so: the viewer before them did not); then, per run, a new server on the
+same store and cache (a restart: nothing in memory) and a new browser context (nothing
+in its cache) time the first view to the first page with boxes, the first strategy
+switch, a second strategy, a warm switch (back to a report already shown), a page
+jump, and a first switch to each of the other strategies (their median and slowest).
 """
 
 from __future__ import annotations
@@ -202,7 +204,9 @@ def _ready_with_boxes(tab, page: int) -> None:
     Refused with the viewer's message when it shows an error instead."""
     tab.wait_for_function(
         """(page) => {
-             const state = document.querySelector('[data-testid="viewer"]').dataset.reportState;
+             const viewer = document.querySelector('[data-testid="viewer"]');
+             if (!viewer) return false;  // the page is still arriving
+             const state = viewer.dataset.reportState;
              return state === "error" || (state === "ready" && document.querySelector(
                `section.page[data-page="${page}"][data-loaded] svg.overlay g.box`));
            }""", arg=page, timeout=300_000)
@@ -229,7 +233,8 @@ def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
     data = pdf.read_bytes()
     pages = page_count(pdf)
     config = {"SAMPLES_DIR": samples_dir(), "CACHE_DIR": scratch / "cache",
-              "DATABASE": scratch / "kb.sqlite", "REPORT_TIME_BUDGET": BUDGET}
+              "DATABASE": scratch / "kb.sqlite", "REPORT_TIME_BUDGET": BUDGET,
+              "PRECOMPUTE_PREVIEWS": True}  # as `visualiser serve` has it
     jump = max(1, pages // 2)
     print(f"Browser (Debian chromium, headless, {VIEWPORT['width']}x{VIEWPORT['height']}): "
           f"{pdf.name}, {pages} pages, stored in a knowledgebase; medians of {repeat} runs, "
@@ -243,20 +248,34 @@ def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
         with live_server(config) as server:
             context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
             request = context.request
-            kb = request.post(f"{server.url}/api/knowledgebases",
-                              data={"name": "bench"}).json()
+            known = request.get(f"{server.url}/api/knowledgebases").json()["knowledgebases"]
+            kb = next((k for k in known if k["name"] == "bench"), None)
+            if kb is None:
+                kb = request.post(f"{server.url}/api/knowledgebases",
+                                  data={"name": "bench"}).json()
             start = time.perf_counter()
             uploaded = request.post(
                 f"{server.url}/api/knowledgebases/{kb['id']}/documents",
                 multipart={"file": {"name": pdf.name, "mimeType": "application/pdf",
                                     "buffer": data}}).json()
             document = f"{server.url}/api/knowledgebases/{kb['id']}/documents/{uploaded['id']}"
+            reused = uploaded["state"] == "ready"  # `--keep`: stored by an earlier run
             while (state := request.get(document).json()["state"]) == "processing":
                 time.sleep(0.2)
             if state != "ready":
                 raise SystemExit(f"processing ended {state}: {request.get(document).text()}")
-            row("upload to stored chunks (layout, first screen, chunks)",
-                time.perf_counter() - start, base)
+            if not reused:
+                row("upload to stored chunks (layout, first screen, chunks)",
+                    time.perf_counter() - start, base)
+            previews = request.get(document).json().get("previews")
+            if previews is not None and not reused:  # a server that computes them ahead
+                while previews["count"] < previews["total"]:
+                    time.sleep(0.5)
+                    previews = request.get(document).json()["previews"]
+                row(f"upload to all {previews['total']} strategies' reports computed ahead",
+                    time.perf_counter() - start, base)
+            strategies = [s["name"] for s in request.get(
+                f"{server.url}/api/strategies").json()["strategies"]]
             context.close()
         for _ in range(repeat):
             # a restart: same store and caches, nothing in memory
@@ -282,6 +301,18 @@ def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
                                               t.press('[data-testid="page-input"]', "Enter")),
                                tab, jump),
                 }
+                others = [_timed(lambda t=tab, name=name: t.select_option(
+                    '[data-testid="strategy-select"]', name), tab, jump)
+                    for name in strategies if name not in ("token_based", "structure_aware")]
+                worked = [seconds for seconds in others if isinstance(seconds, float)]
+                if len(worked) == len(others) and others:
+                    got[f"each other strategy, first switch ({len(others)}): median"] = \
+                        statistics.median(worked)
+                    got[f"each other strategy, first switch ({len(others)}): slowest"] = \
+                        max(worked)
+                else:
+                    got["each other strategy, first switch"] = next(
+                        (s for s in others if isinstance(s, str)), "none")
                 for label, seconds in got.items():
                     times.setdefault(label, []).append(seconds)
                 context.close()
@@ -305,7 +336,15 @@ def main() -> None:
     parser.add_argument("--long-repeat", type=int, default=3)
     parser.add_argument("--browser", nargs="?", type=Path, const=DEFAULT_BROWSER_PDF,
                         help="time the viewer in chromium on this PDF, stored")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="with --browser: the store and caches in DIR, kept between "
+                             "runs (the document is uploaded once), so that two versions "
+                             "of the viewer can be timed alternately on the same store")
     args = parser.parse_args()
+    if args.browser and args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        bench_browser(args.keep, args.browser, args.repeat)
+        return
     if args.browser:
         with tempfile.TemporaryDirectory(prefix="bench-web-") as scratch:
             bench_browser(Path(scratch), args.browser, args.repeat)

@@ -58,6 +58,9 @@ def make_app(tmp_path: Path, database: Path | str | None = None, **config):
         "TESTING": True,
         "CACHE_DIR": tmp_path / "cache",
         "DATABASE": database or tmp_path / "kb.sqlite",
+        # No background previews unless a test asks (tests/test_previews.py): they
+        # would take the CPU from the test that follows, and serve what it computes.
+        "PRECOMPUTE_PREVIEWS": False,
         **config,
     })
 

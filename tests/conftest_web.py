@@ -189,7 +189,8 @@ def live_server(config: dict[str, Any]) -> Iterator[LiveServer]:
     handler = logging.StreamHandler(log)
     logger = logging.getLogger("werkzeug")
     logger.addHandler(handler)
-    app = create_app({"TESTING": True, **config})
+    # No background previews unless asked (as `conftest.make_app`).
+    app = create_app({"TESTING": True, "PRECOMPUTE_PREVIEWS": False, **config})
     app.logger.addHandler(handler)
     try:
         server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -103,7 +103,8 @@ def test_a_long_document_makes_room_for_small_ones_and_its_chunks_are_whole(
 
     watcher = threading.Thread(target=small_uploads_once_the_long_one_is_under_way)
     watcher.start()
-    workers.run_worker(database, redis_url, data_dir, burst=True)  # until the queues are empty
+    # until the queues are empty (previews aside: tests/test_previews.py has them)
+    workers.run_worker(database, redis_url, data_dir, burst=True, precompute_previews=False)
     watcher.join()
 
     assert len(ready) == 3, store.documents(kb.id)

@@ -159,6 +159,9 @@ def _team_args(parser: argparse.ArgumentParser) -> None:
                         help="redis://… : uploads are processed by `visualiser worker`s "
                              "taking jobs from this queue (default: $VISUALISER_QUEUE, else "
                              "processed inside `serve`)")
+    parser.add_argument("--no-previews", dest="previews", action="store_false",
+                        help="do not compute every strategy's report of a processed "
+                             "document ahead (a strategy switch then computes it, once)")
 
 
 def _store_args(parser: argparse.ArgumentParser, *, after_command: bool = False) -> None:
@@ -459,6 +462,7 @@ def _serve(args: argparse.Namespace) -> int:
     config: dict[str, Any] = {
         "ALLOWED_HOSTS": args.allowed_host or default_hosts(args.host),
         "DATABASE": database, "QUEUE_URL": queue, "DATA_DIR": data_dir,
+        "PRECOMPUTE_PREVIEWS": args.previews,
     }
     if args.layout or args.layout_workers:
         options = layout_options(args.layout, workers=args.layout_workers)  # exit 2 if wrong
@@ -504,7 +508,8 @@ def _worker(args: argparse.Namespace) -> int:
                               "(or set VISUALISER_QUEUE), the same as `serve --queue`")
     workers = layout_options(workers=args.layout_workers).workers  # exit 2 when wrong
     print(f"Worker on {queue}, store {_safe_url(database)}", flush=True)
-    run_worker(database, queue, data_dir, layout_workers=workers, burst=args.burst)
+    run_worker(database, queue, data_dir, layout_workers=workers, burst=args.burst,
+               precompute_previews=args.previews)
     return 0
 
 

@@ -29,7 +29,7 @@ from visualiser.pipeline import (
     process_pdf,
 )
 from visualiser.render import PageImageCache
-from visualiser.store import Store
+from visualiser.store import Knowledgebase, Store
 from visualiser.strategies import get_strategy
 
 log = logging.getLogger(__name__)
@@ -174,8 +174,13 @@ def stored_report(store: Store, kb_id: int, doc_id: str) -> dict[str, Any]:
     token_based; unreadable means None, and then no banner is offered)."""
     kb = store.knowledgebase(kb_id)
     doc = store.document(kb_id, doc_id)
-    report = store.chunk_set(kb_id, doc_id) or {"chunks": [], "overlaps": [],
-                                                 "containment": [], "diagnostics": []}
+    return {**stored_body(kb, store.chunk_set(kb_id, doc_id)), **stored_state(kb, doc)}
+
+
+def stored_body(kb: Knowledgebase, report: dict[str, Any] | None) -> dict[str, Any]:
+    """What of the stored report follows from the chunk set and the knowledgebase's
+    strategy alone (so it can be kept, packed, as long as the chunk set is the same)."""
+    report = report or {"chunks": [], "overlaps": [], "containment": [], "diagnostics": []}
     strategy = kb.chunking_strategy
     cls = None
     if strategy is not None:
@@ -196,11 +201,14 @@ def stored_report(store: Store, kb_id: int, doc_id: str) -> dict[str, Any]:
             "implementation": (report.get("strategy") or {}).get("implementation")}
     if "labels" not in report:  # stored before labels were placed on the server
         report["labels"] = labels.place_all(report)
-    report.update({
-        "chunking_strategy": strategy,
-        "strategy": about,
+    report.update({"chunking_strategy": strategy, "strategy": about})
+    return report
+
+
+def stored_state(kb: Knowledgebase, doc: dict[str, Any]) -> dict[str, Any]:
+    """What of the stored report is the document's state now, and where it is kept."""
+    return {
         "knowledgebase": {"id": kb.id, "name": kb.name},
         "state": doc["state"], "progress": doc["progress"], "error": doc["error"],
         "preview": False,
-    })
-    return report
+    }

@@ -20,12 +20,16 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import EllipsisType
 from typing import Any, Generic, TypeVar
 
-from visualiser import pipeline
+from visualiser import packed as packed_json
+from visualiser import pipeline, previews
 from visualiser.errors import BadPdf, NotFound, reading_pdf
+from visualiser.files import write_atomically
 from visualiser.layout import DEFAULT_OPTIONS, LayoutOptions, saved
 from visualiser.mupdf import LOCK, take_messages
+from visualiser.packed import Packed
 from visualiser.strategies import get_strategy
 from visualiser.tokenizers import DEFAULT_ENCODING, count_tokens
 
@@ -116,26 +120,49 @@ class Entry:
         }
 
 
-@dataclass(slots=True)
 class Report:
-    """A chunk report and, made once on demand, its JSON encoding (big for 600 pages)."""
+    """A chunk report: its data, and, each made once on demand, its JSON encoding (big
+    for 600 pages) and that JSON packed for gzip responses (`visualiser.packed`). A
+    report read from a kept file starts as the packed JSON alone."""
 
-    data: dict[str, Any]
-    _json: bytes | None = None
+    __slots__ = ("_data", "_json", "_packed")
+
+    def __init__(self, data: dict[str, Any] | None = None, *,
+                 packed: Packed | None = None) -> None:
+        if data is None and packed is None:
+            raise ValueError("a report needs its data or its packed JSON")
+        self._data, self._json, self._packed = data, None, packed
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = json.loads(self.json_bytes())
+        return self._data
 
     def json_bytes(self, extra: Mapping[str, Any] | None = None) -> bytes:
         """The JSON; `extra` top-level fields are spliced in without re-encoding the
         (cached, possibly megabytes of) report: a JSON object always ends in `}`."""
         if self._json is None:
-            # "replace": text from a damaged PDF may hold lone surrogates
-            self._json = json.dumps(self.data, ensure_ascii=False, separators=(",", ":")).encode(
-                "utf-8", "replace")
+            self._json = (packed_json.encode(self._data) if self._data is not None
+                          else self.packed().json_bytes())
         if not extra:
             return self._json
-        assert not set(extra) & set(self.data), "extra fields must not repeat the report's"
-        tail = json.dumps(extra, ensure_ascii=False, separators=(",", ":")).encode(
-            "utf-8", "replace")
-        return self._json[:-1] + b"," + tail[1:]
+        assert self._data is None or not set(extra) & set(self._data), \
+            "extra fields must not repeat the report's"
+        return self._json[:-1] + packed_json.tail(extra, len(self._json) == 2)
+
+    def packed(self) -> Packed:
+        if self._packed is None:
+            self._packed = Packed.of(self.json_bytes())
+        return self._packed
+
+    def gzip_bytes(self, extra: Mapping[str, Any] | None = None) -> bytes:
+        return self.packed().gzip_bytes(extra)
+
+    def slim(self) -> Report:
+        """The same report holding only its packed JSON (a sixth of the JSON's bytes, and
+        none of its Python objects): what a cache of many reports keeps."""
+        return Report(packed=self.packed())
 
 
 def read_entry(data: bytes | Path, name: str, source: str, path: Path | None = None,
@@ -171,6 +198,32 @@ def file_sha256(path: Path) -> str:
         while block := handle.read(1 << 20):
             digest.update(block)
     return digest.hexdigest()
+
+
+PAGES_FILE = "pages.json"  # a stored document's page sizes, beside its layout
+
+
+def _stored_entry(doc_id: str, name: str, path: Path, folder: Path | None) -> Entry:
+    """A stored document's entry; its page sizes read from the PDF once and kept in
+    `folder` (opening a 600-page PDF to read them costs 0.1-0.2 s, and the viewer of
+    a just-restarted server waits for it; the bytes never change, nor do the sizes)."""
+    if folder is not None:
+        try:
+            pages = tuple(PageSize(*page) for page in json.loads(
+                (folder / PAGES_FILE).read_bytes()))
+            return Entry(doc_id, name, path.stat().st_size, pages, "knowledgebase", path,
+                         folder)
+        except (OSError, ValueError, TypeError):
+            pass  # not kept yet (or damaged): read from the PDF, kept again
+    entry = replace(read_entry(path, name, "knowledgebase", path, doc_id),
+                    layout_folder=folder)
+    if folder is not None:
+        try:
+            write_atomically(folder / PAGES_FILE, json.dumps(
+                [[p.number, p.width, p.height, p.rotation] for p in entry.pages]).encode())
+        except OSError:
+            pass  # read from the PDF again next time
+    return entry
 
 
 MAX_NAME_LENGTH = 255
@@ -242,10 +295,7 @@ class Library:
         """A document kept outside the samples (a knowledgebase's PDF on disk), whose
         layouts are kept in `layout_folder` (beside the PDF) when one is given."""
         return self._stored.get(
-            (doc_id, name, path),
-            lambda: replace(read_entry(path, name, "knowledgebase", path, doc_id),
-                            layout_folder=layout_folder),
-        )
+            (doc_id, name, path), lambda: _stored_entry(doc_id, name, path, layout_folder))
 
     @staticmethod
     def pdf(entry: Entry) -> bytes:
@@ -293,21 +343,34 @@ class Library:
 
     def report(
         self, entry: Entry, strategy: str, params: Mapping[str, Any] | None = None,
-        options: LayoutOptions = DEFAULT_OPTIONS,
+        options: LayoutOptions = DEFAULT_OPTIONS, *,
+        time_budget: float | EllipsisType | None = ...,
     ) -> Report:
-        # Validate and resolve first: a bad parameter is answered without extracting the
-        # layout, and "?size=1200" shares its cache entry with the default.
+        """The report of `strategy` under `params` (validated first: a bad parameter is
+        answered without extracting the layout, and "?size=1200" shares its cache entry
+        with the default). A stored document's default-parameter report is read from
+        the file kept beside its PDF (`visualiser.previews`), or computed and kept
+        there. `time_budget` overrides the library's (None: no limit)."""
         cls = get_strategy(strategy)
         settings = cls.settings(params)
         key: ReportKey = (entry.id, entry.name, options.key(), strategy,
-                          tuple(sorted(settings.items())), cls.implementation())
-        return self._reports.get(
-            key,
-            lambda: self._report(
-                entry, lambda doc: pipeline.chunk_report(
-                    doc, strategy, settings, time_budget=self.time_budget), options
-            ),
-        )
+                          tuple(sorted(settings.items())), cls.implementation_key())
+        budget = self.time_budget if time_budget is ... else time_budget
+        kept = (previews.file_path(entry.layout_folder, entry.name, options, cls)
+                if entry.layout_folder is not None and previews.is_default(cls, settings)
+                else None)
+
+        def compute() -> Report:
+            if kept is not None and (packed := previews.read(kept)) is not None:
+                return Report(packed=packed)
+            report = self._report(entry, lambda doc: pipeline.chunk_report(
+                doc, strategy, settings, time_budget=budget), options)
+            if kept is None:
+                return report
+            previews.write(kept, report.packed())
+            return report.slim()
+
+        return self._reports.get(key, compute)
 
     def imported(
         self, entry: Entry, import_id: str, file_name: str, data: Callable[[], bytes],
@@ -340,8 +403,28 @@ class Library:
         data["document_tokens"] = self._tokens.get(
             (entry.id, encoding), lambda: count_tokens(processed.source.text, encoding)
         )
+        if entry.layout_folder is not None:  # for the stored view after a restart
+            tokens = _tokens_path(entry.layout_folder, encoding)
+            if not tokens.is_file():
+                try:
+                    write_atomically(tokens, str(data["document_tokens"]).encode())
+                except OSError:
+                    pass
         return Report(data)
 
-    def document_tokens(self, doc_id: str, encoding: str = DEFAULT_ENCODING) -> int | None:
-        """The count `_report` made for this document, if one was made and is still kept."""
-        return self._tokens.peek((doc_id, encoding))
+    def document_tokens(self, doc_id: str, encoding: str = DEFAULT_ENCODING,
+                        folder: Path | None = None) -> int | None:
+        """The count `_report` made for this document, if one was made and is still kept
+        (in memory, or for a stored document in its `folder`)."""
+        count = self._tokens.peek((doc_id, encoding))
+        if count is None and folder is not None:
+            try:
+                count = int(_tokens_path(folder, encoding).read_text())
+            except (OSError, ValueError):
+                return None
+            self._tokens.put((doc_id, encoding), count)
+        return count
+
+
+def _tokens_path(folder: Path, encoding: str) -> Path:
+    return folder / f"tokens-{re.sub(r'[^A-Za-z0-9_.-]', '_', encoding)}.txt"

@@ -13,6 +13,7 @@ column get it computed on read).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -103,6 +104,9 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
+# Where a document folder keeps each knowledgebase's stored chunks, packed for serving
+# (`visualiser.stored_packed`), as `<kb_id>-<chunk set stamp>.report`.
+KEPT_FOLDER = "stored"
 # A document whose worker died this many times is failed rather than retried again:
 # a file that kills its worker (out of memory, say) must not take down every worker.
 MAX_ATTEMPTS = 3
@@ -249,8 +253,10 @@ class Store:
 
     def delete_knowledgebase(self, kb_id: int) -> None:
         self.knowledgebase(kb_id)
+        doc_ids = [doc["id"] for doc in self.documents(kb_id)]
         with self.db() as conn:
             conn.execute("DELETE FROM knowledgebases WHERE id = ?", (kb_id,))
+        self._drop_kept(kb_id, doc_ids)
         self._drop_orphans()
 
     # -- documents ---------------------------------------------------------------
@@ -443,7 +449,16 @@ class Store:
                          (kb_id, doc_id))
             conn.execute("DELETE FROM kb_documents WHERE kb_id = ? AND doc_id = ?",
                          (kb_id, doc_id))
+        self._drop_kept(kb_id, [doc_id])
         self._drop_orphans()
+
+    def _drop_kept(self, kb_id: int, doc_ids: list[str]) -> None:
+        """What was kept of a knowledgebase's view of documents it no longer holds (its
+        stored chunks, packed: `visualiser.stored_packed`), when another knowledgebase
+        keeps the PDF; the rest of the document folder is the bytes', shared."""
+        for doc_id in doc_ids:
+            for path in (self.files / doc_id / KEPT_FOLDER).glob(f"{kb_id}-*"):
+                path.unlink(missing_ok=True)
 
     def _drop_orphans(self) -> None:
         """Documents no knowledgebase holds any more go, bytes and all."""
@@ -474,6 +489,17 @@ class Store:
                   json.dumps(c["heading_path"]), json.dumps(c["regions"]),
                   json.dumps(c["origin"]), json.dumps(c["flags"]), c.get("why"))
                  for c in report["chunks"]])
+
+    def chunk_set_stamp(self, kb_id: int, doc_id: str) -> str | None:
+        """What tells this stored chunk set from any other stored for (kb, doc), before
+        or after it, without reading its chunks: None when none is stored."""
+        with self.db(write=False) as conn:
+            row = conn.execute("SELECT id, created_at, report FROM chunk_sets WHERE "
+                               "kb_id = ? AND doc_id = ?", (kb_id, doc_id)).fetchone()
+        if row is None:
+            return None
+        header = hashlib.sha256(str(row["report"]).encode()).hexdigest()[:16]
+        return f"{row['id']}-{row['created_at']}-{header}"
 
     def chunk_set(self, kb_id: int, doc_id: str) -> dict[str, Any] | None:
         """The stored report, chunks read back from their rows; None if none stored."""

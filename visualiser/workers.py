@@ -22,6 +22,11 @@ other worker is free for them or already on them (each worker says what it is do
 in Redis, `Presence`): with one worker a small upload waits one turn, not the whole
 long document; with several, the long one goes on while the others take the small.
 
+Once a document is processed, its worker queues one job per strategy on a third queue,
+taken only when the other two are empty: each computes that strategy's
+default-parameter report and keeps it beside the PDF in the shared data folder
+(`visualiser.previews`), where every web process reads it.
+
 Workers are RQ's `SimpleWorker`: the job runs in the worker process itself, not in a
 forked child, so a killed worker takes its job with it (a forked child would run on
 orphaned, holding the lease) and the layout engines' imports are paid once.
@@ -40,7 +45,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from visualiser import ingest, turns
+from visualiser import ingest, previews, stored_packed, turns
 from visualiser.errors import VisualiserError
 from visualiser.store import MAX_ATTEMPTS, Store
 
@@ -48,6 +53,7 @@ log = logging.getLogger(__name__)
 
 SMALL_QUEUE = "visualiser"  # documents under turns.LONG_PAGES pages: taken first
 LONG_QUEUE = "visualiser-long"
+PREVIEW_QUEUE = "visualiser-previews"  # every strategy's report of a processed document
 LEASE_SECONDS = 30.0
 JOB_TIMEOUT = 2 * 3600  # seconds: the longest a document (2000 pages, OCR) may take
 
@@ -65,17 +71,19 @@ def _redis(url: str) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Queues:
-    """The two RQ queues on one Redis: small documents, and long ones."""
+    """The RQ queues on one Redis: small documents, long ones, and previews."""
 
     small: Any
     long: Any
+    previews: Any
 
     @classmethod
     def on(cls, connection: Any) -> Queues:
         from rq import Queue
 
         return cls(Queue(SMALL_QUEUE, connection=connection),
-                   Queue(LONG_QUEUE, connection=connection))
+                   Queue(LONG_QUEUE, connection=connection),
+                   Queue(PREVIEW_QUEUE, connection=connection))
 
     @property
     def connection(self) -> Any:
@@ -85,8 +93,9 @@ class Queues:
         return self.long if page_count >= turns.LONG_PAGES else self.small
 
     def in_order(self) -> list[Any]:
-        """What a worker listens to: RQ takes from the first queue that has a job."""
-        return [self.small, self.long]
+        """What a worker listens to: RQ takes from the first queue that has a job, so a
+        preview waits for every document to process."""
+        return [self.small, self.long, self.previews]
 
 
 class Presence:
@@ -166,6 +175,41 @@ def enqueue(store: Store, queues: Queues, kb_id: int, doc_id: str, attempts: int
     queue.enqueue_call(run_job, args=(kb_id, doc_id), job_id=key, timeout=JOB_TIMEOUT,
                        result_ttl=3600, failure_ttl=24 * 3600, at_front=at_front)
     return True
+
+
+def preview_job_id(store: Store, kb_id: int, doc_id: str, strategy: str) -> str:
+    """Same document, knowledgebase configuration and strategy, same job."""
+    config = hashlib.sha256(store.knowledgebase(kb_id).raw_metadata.encode()).hexdigest()
+    return f"preview-{kb_id}-{doc_id}-{config[:12]}-{strategy}"
+
+
+def enqueue_previews(store: Store, queues: Queues, kb_id: int, doc_id: str) -> int:
+    """Queue the default reports not kept yet of a ready document (each unless its job
+    waits or runs already); how many were queued."""
+    from rq.exceptions import NoSuchJobError
+    from rq.job import Job, JobStatus
+
+    try:
+        doc = store.document(kb_id, doc_id)
+        options = store.knowledgebase(kb_id).layout_options
+    except VisualiserError:
+        return 0
+    if doc["state"] != "ready":
+        return 0
+    queued = 0
+    for strategy in previews.missing(store.document_folder(doc_id), doc["name"], options):
+        key = preview_job_id(store, kb_id, doc_id, strategy)
+        try:
+            status = Job.fetch(key, connection=queues.connection).get_status(refresh=False)
+        except NoSuchJobError:
+            status = None
+        if status in (JobStatus.QUEUED, JobStatus.STARTED):
+            continue
+        queues.previews.enqueue_call(run_preview, args=(kb_id, doc_id, strategy), job_id=key,
+                                     timeout=JOB_TIMEOUT, result_ttl=600,
+                                     failure_ttl=24 * 3600)
+        queued += 1
+    return queued
 
 
 def sweep(store: Store, queues: Queues) -> int:
@@ -269,6 +313,8 @@ class WorkerContext:
     presence: Presence
     on_processed: Any = None  # the shared layout cache, fed with what was read
     images: Any = None  # the shared page-image cache: the first screen is rendered ahead
+    library: Any = None  # what computes the previews (holding the layout just read)
+    previews: bool = True  # queue every strategy's report of a document once processed
 
 
 _context: WorkerContext | None = None
@@ -301,12 +347,28 @@ def run_job(kb_id: int, doc_id: str) -> str:
         context.presence.set("long" if pages >= turns.LONG_PAGES else "small")
         if not _take_a_turn(context, kb_id, doc_id):
             return "paused: small documents first"
+        stored_packed.keep(store, kb_id, doc_id)
+        if context.previews:
+            enqueue_previews(store, context.queues, kb_id, doc_id)
     finally:
         stop.set()
         heartbeat.join()
         context.presence.set("idle")
     return store.document(kb_id, doc_id)["state"] if not ingest.deleted(store, kb_id, doc_id) \
         else "deleted"
+
+
+def run_preview(kb_id: int, doc_id: str, strategy: str) -> str:
+    """The job: one strategy's default report of a processed document, kept beside its
+    PDF. Idempotent; a document deleted or re-processed meanwhile is skipped."""
+    context = _context
+    if context is None or context.library is None:
+        raise RuntimeError("run_preview runs inside `visualiser worker`")
+    context.presence.set("preview")
+    try:
+        return previews.precompute(context.store, context.library, kb_id, doc_id, strategy)
+    finally:
+        context.presence.set("idle")
 
 
 def _take_a_turn(context: WorkerContext, kb_id: int, doc_id: str) -> bool:
@@ -350,7 +412,7 @@ def _take_a_turn(context: WorkerContext, kb_id: int, doc_id: str) -> bool:
 
 def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
                lease_seconds: float = LEASE_SECONDS, layout_workers: int = 1,
-               burst: bool = False) -> None:
+               burst: bool = False, precompute_previews: bool = True) -> None:
     """`visualiser worker`: take jobs from the queue until stopped (SIGTERM/SIGINT
     finish the running job first; SIGKILL leaves it to the sweep of another worker)."""
     global _context
@@ -363,7 +425,7 @@ def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
 
     folders = data_folders(data_dir) if data_dir else None
     store = Store(database, folders["pdfs"] if folders else None)
-    library = Library(samples_dir(), documents=1,
+    library = Library(samples_dir(), documents=1, reports=2,
                       layout_dir=folders["cache"] / "layouts" if folders else None)
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
     images = PageImageCache(folders["cache"]) if folders else None
@@ -372,7 +434,7 @@ def run_worker(database: str, queue_url: str, data_dir: Path | None, *,
     presence = Presence(connection, owner, lease_seconds)
     presence.set("idle")
     _context = WorkerContext(store, owner, lease_seconds, layout_workers, queues, presence,
-                             library.remember, images)
+                             library.remember, images, library, precompute_previews)
     stop = threading.Event()
 
     def sweeping() -> None:

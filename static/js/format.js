@@ -10,9 +10,17 @@ export function pageRange(pages) {
 }
 
 export function firstWords(text, count = 14) {
-  const words = (text || "").replace(/[#|]+/g, " ").split(/\s+/).filter(Boolean);
-  const head = words.slice(0, count).join(" ");
-  return words.length > count ? `${head} …` : head;
+  const all = text || "";
+  // Only the start is read (the list shows hundreds of chunks of thousands of
+  // characters): a cut can split only the last word read, so more than count + 1
+  // words in the start give the same first `count` as the whole text.
+  for (let end = 32 * count; ; end *= 4) {
+    const words = all.slice(0, end).replace(/[#|]+/g, " ").split(/\s+/).filter(Boolean);
+    if (end >= all.length || words.length > count + 1) {
+      const head = words.slice(0, count).join(" ");
+      return words.length > count ? `${head} …` : head;
+    }
+  }
 }
 
 /** "1, 2, 3" — or, for long lists (a box label must fit), "1, 2, 3, 4, 5, 6 and 40 more". */

@@ -1,5 +1,5 @@
 // The side panel: report summary, chunk list, analysis lists and the detail panel.
-import { fill, h, s } from "./dom.js";
+import { batchedList, fill, h, s } from "./dom.js";
 import { firstWords, listNumbers, pageRange, plural, reasonText } from "./format.js";
 import { partnersOf } from "./focus.js";
 
@@ -170,10 +170,11 @@ export function renderAnalysis(els, report) {
   fill(els.overlaps,
     h("h2", {}, `Overlapping boxes (${report.overlap_method}): ${overlaps.length}`),
     overlaps.length
-      ? h(
+      ? batchedList(
           "ul",
           {},
-          overlaps.map((o) =>
+          overlaps,
+          (o) =>
             h(
               "li",
               {
@@ -185,7 +186,6 @@ export function renderAnalysis(els, report) {
               `Chunks ${o.a} and ${o.b} on page ${o.page}`,
               reasons([o]),
             ),
-          ),
         )
       : h("p", { class: "none" }, "No adjacent chunks' boxes intersect."),
   );
@@ -217,12 +217,11 @@ export function renderAnalysis(els, report) {
   fill(els.diagnostics,
     h("h2", {}, `Diagnostics: ${report.diagnostics.length}`),
     report.diagnostics.length
-      ? h(
+      ? batchedList(
           "ul",
           {},
-          report.diagnostics.map((d) =>
-            h("li", { "data-diagnostic": d.code, "data-chunk": d.chunk ?? "" }, d.message),
-          ),
+          report.diagnostics,
+          (d) => h("li", { "data-diagnostic": d.code, "data-chunk": d.chunk ?? "" }, d.message),
         )
       : h("p", { class: "none" }, "Nothing to report."),
     // What the layout step could not do (no OCR, running headers left out): it

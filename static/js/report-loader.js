@@ -21,3 +21,13 @@ export async function fetchReport(url, query, signal) {
   const body = await response.json().catch(() => null);
   return { response, body };
 }
+
+/** The stored report the viewer page began to fetch before its scripts loaded
+ * (viewer.html sets window.viewerEarlyReport), as fetchReport answers: taken once,
+ * and only for the stored chunks (`query` empty); null otherwise. */
+export function earlyReport(query) {
+  const early = window.viewerEarlyReport;
+  window.viewerEarlyReport = null;
+  if (!early || query) return null;
+  return early.then(async (response) => ({ response, body: await response.json().catch(() => null) }));
+}

@@ -19,3 +19,10 @@ export function processingSentence(progress) {
   // Progress counts pages read; chunking the whole document comes after the last one.
   return done >= 100 ? "Processing… all pages read, chunking" : `Processing… ${done} % of the pages read`;
 }
+
+/** How many strategies' reports were computed ahead (a switch to them reads a file;
+ * the others are being computed in the background, or are computed when chosen). */
+export function previewsSentence(previews) {
+  if (!previews || !previews.total) return "";
+  return `Previews ready: ${previews.count} of ${previews.total}`;
+}

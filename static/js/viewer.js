@@ -16,9 +16,9 @@ import { buildTextLayer } from "./text-layer.js";
 import { apiQuery, buildParamFields, markInvalid, readParamFields, readUrl, writeUrl } from "./params.js";
 import { chunkIndexOf, indexReport, marked as markedIn } from "./report-index.js";
 import { addImportOption, importLabel, importRefusal, isImport } from "./sources.js";
-import { previewSentence, processingSentence } from "./stored.js";
+import { previewSentence, previewsSentence, processingSentence } from "./stored.js";
 import { fixtureMode, markReady } from "./fixture.js";
-import { fetchReport, POLL_MS, startTicker } from "./report-loader.js";
+import { earlyReport, fetchReport, POLL_MS, startTicker } from "./report-loader.js";
 
 const config = JSON.parse(document.getElementById("viewer-config").textContent);
 const $ = (selector) => document.querySelector(selector);
@@ -51,6 +51,7 @@ const els = {
   searchCount: $('[data-testid="search-count"]'),
   filterType: $('[data-testid="filter-type"]'),
   gotoChunk: $('[data-testid="goto-chunk"]'),
+  previews: $('[data-testid="previews-status"]'),
 };
 const stored = config.stored; // null for a bundled sample
 const pageInfo = new Map(config.document.pages.map((p) => [p.number, p]));
@@ -72,6 +73,7 @@ const state = {
   words: new Map(), // page -> Promise of its words, for search highlights
 };
 let fontReady = false; // labels are drawn in the served font
+const SLOW_MS = 300; // a report taking longer than this fades the list it replaces
 
 // --- pages: images and overlays, only for pages near the viewport --------------------
 
@@ -483,14 +485,20 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
   const label = sourceLabel(state.view.strategy);
   const pages = config.document.page_count;
   els.progress.title = `${label}: the first request for a document extracts the layout of its ${pages} pages; later ones reuse it.`;
-  // Polling a document that is being processed says so in its own panel instead.
-  const stopTicker = quiet ? () => {} : startTicker(setProgress);
+  // Polling a document that is being processed says so in its own panel instead. A
+  // report kept ahead arrives in a blink: its counter would only flash (and showing it
+  // lays out the top bar and repaints the pages under it, about 0.1 s).
+  const stopTicker = quiet ? () => {} : isKept(state.view) ? tickerAfter(SLOW_MS) : startTicker(setProgress);
   if (!quiet) els.viewer.dataset.reportState = "loading";
+  // The list fades only when the wait is long enough to see: repainting it costs about
+  // 0.1 s, more than a report kept ahead takes to arrive.
+  const fading = quiet ? null : setTimeout(() => els.viewer.classList.add("loading-slowly"), SLOW_MS);
   els.viewer.setAttribute("aria-busy", "true");
   els.error.hidden = true;
   markInvalid(els.fields, null);
   try {
-    const { response, body } = await fetchReport(config.urls.chunks, apiQuery(state.view), request.signal);
+    const query = apiQuery(state.view);
+    const { response, body } = await (earlyReport(query) || fetchReport(config.urls.chunks, query, request.signal));
     if (state.request !== request) return;
     if (!response.ok || !body) {
       clearReport();
@@ -503,6 +511,10 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
       return;
     }
     if (stored) els.select.disabled = false;
+    if (stored && !body.preview && stored.state !== "ready") {
+      stored.state = "ready"; // processed while this page was open: previews come now
+      refreshPreviews();
+    }
     showReport(body, wanted);
     els.viewer.dataset.reportState = "ready";
   } catch (error) {
@@ -511,11 +523,72 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
     showError({ error: "Network error", message: `Could not reach the server (${error.message}).` }, 0);
     els.viewer.dataset.reportState = "error";
   } finally {
+    clearTimeout(fading);
+    if (state.request === request) els.viewer.classList.remove("loading-slowly");
     stopTicker();
     if (state.request === request) {
       setProgress(null);
       els.viewer.removeAttribute("aria-busy");
     }
+  }
+}
+
+// --- which strategies were computed ahead (a stored document) -------------------------
+
+const PREVIEWS_POLL_MS = 5000;
+let previewsTimer = null;
+let keptAhead = new Set(); // strategies whose default report is kept on the server
+
+/** Is this view a report the server keeps ready: the stored chunks, or a strategy
+ * computed ahead at its defaults, read by the knowledgebase's layout engine? */
+function isKept(view) {
+  if (!stored) return false;
+  if (!view.strategy) return true;
+  return keptAhead.has(view.strategy) && !Object.keys(view.params).length
+    && (!view.layout || view.layout === config.default_layout);
+}
+
+/** The "Computing chunks…" counter, shown only once `ms` have gone by. */
+function tickerAfter(ms) {
+  let stop = null;
+  const timer = setTimeout(() => { stop = startTicker(setProgress); }, ms);
+  return () => {
+    clearTimeout(timer);
+    stop?.();
+  };
+}
+
+function showPreviews(previews) {
+  if (!els.previews) return;
+  els.previews.textContent = previewsSentence(previews);
+  els.previews.title = "Strategies whose report of this document was computed ahead, in the background: choosing one shows it at once; the others are computed when chosen.";
+  els.previews.hidden = !els.previews.textContent;
+  const ready = new Set(previews?.ready || []);
+  keptAhead = ready;
+  for (const option of els.select.querySelectorAll("option[value]")) {
+    if (!strategies.has(option.value)) continue;
+    option.toggleAttribute("data-ready", ready.has(option.value));
+    option.title = ready.has(option.value)
+      ? "Computed ahead: shown at once"
+      : "Not computed yet: the first view of it computes it from the stored layout";
+  }
+  clearTimeout(previewsTimer);
+  // Ask again while the background is still computing some (the document is ready).
+  if (previews?.ahead && previews.count < previews.total && stored.state === "ready") {
+    previewsTimer = setTimeout(refreshPreviews, PREVIEWS_POLL_MS);
+  }
+}
+
+async function refreshPreviews() {
+  try {
+    const response = await fetch(config.urls.document, { headers: { Accept: "application/json" } });
+    const body = response.ok ? await response.json() : null;
+    if (body) {
+      stored.state = body.state;
+      showPreviews(body.previews);
+    }
+  } catch {
+    // the server is away: the status stays as it was
   }
 }
 
@@ -611,6 +684,7 @@ window.addEventListener("popstate", () => {
 
 async function start() {
   buildForm();
+  if (stored) showPreviews(stored.previews);
   showTools();
   applyZoom(els.pages, state.view.display.zoom);
   updateCompareLink();

@@ -242,6 +242,13 @@ class Strategy(ABC):
         return None
 
     @classmethod
+    def implementation_key(cls) -> str | None:
+        """What tells one implementation from another without running anything (no
+        import of a library, which costs seconds): a cached report is reused only
+        while this is the same."""
+        return cls.implementation()
+
+    @classmethod
     def describe(cls) -> dict[str, Any]:
         return {
             "name": cls.name,

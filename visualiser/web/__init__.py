@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, g, request
+from jinja2 import FileSystemBytecodeCache
 
 from visualiser import budget, knowledgebase, resources, store
 from visualiser.pipeline import MAX_PAGES
@@ -73,6 +74,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DOCUMENT_CACHE_SIZE=8,
         REPORT_CACHE_SIZE=64,
         REPORT_TIME_BUDGET=10.0,  # seconds for one chunk report; then 503
+        # Once a document is processed, every strategy's default report is computed in
+        # the background and kept beside its PDF (visualiser/previews.py).
+        PRECOMPUTE_PREVIEWS=True,
         LEASE_SECONDS=30.0,  # a processing row is this server's for so long, renewed
         # Host names answered (DNS rebinding); None answers any. `serve` sets it.
         ALLOWED_HOSTS=list(LOCAL_NAMES),
@@ -81,6 +85,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     web_state = WebState.from_config(app.config)
     app.extensions["visualiser"] = web_state
+    # Compiled templates kept on disk: a just-restarted server's first viewer page
+    # would otherwise compile viewer.html and its macros (about 0.1 s) while it waits.
+    templates = web_state.images.directory / "templates"
+    templates.mkdir(parents=True, exist_ok=True)
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(templates))
     app.register_blueprint(pages)
     app.register_blueprint(kb_pages)
     app.register_blueprint(compare_pages)

@@ -13,6 +13,7 @@ from visualiser.errors import BadParameter, NotFound
 from visualiser.layout import describe_engines
 from visualiser.render import parse_scale
 from visualiser.web import sources
+from visualiser.web.reports import report_response
 from visualiser.web.state import state, strategies
 
 api = Blueprint("api", __name__)
@@ -67,8 +68,7 @@ def chunks(doc_id: str) -> Response:
     """`?strategy=…` and its parameters, or `?import=<sha256>` for an imported file;
     `&layout=…` names the layout engine."""
     entry = state().library.entry(doc_id)
-    report = sources.report(entry, sources.from_args(request.args))
-    return Response(report.json_bytes(), mimetype="application/json")
+    return report_response(sources.report(entry, sources.from_args(request.args)))
 
 
 @api.get("/documents/<doc_id>/chunks/export")

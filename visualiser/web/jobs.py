@@ -11,6 +11,11 @@ interpreter wait at exit until its whole queue is processed, so stopping the ser
 would hang behind a queue of big PDFs. A document interrupted that way is still
 "processing" in the database and is queued again when the server starts (`start`).
 
+Once a document is processed, the worker computes in the background every strategy's
+default-parameter report of it (`visualiser.previews`), one job per strategy, so that a
+switch of strategy in the viewer reads a file. Those jobs wait behind every document
+to process: the queue takes processing first, in the order submitted, then previews.
+
 Several servers may share one database. A worker takes a lease on a row before it
 processes it (atomically, `Store.claim`), and a heartbeat renews the leases this
 server holds; another server skips a leased row, and its own heartbeat picks the row
@@ -19,23 +24,37 @@ up only once the lease has expired — the server holding it has died.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import queue
 import socket
 import threading
+import time
 import uuid
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 
-from visualiser import ingest
+from visualiser import ingest, previews, stored_packed
 from visualiser.library import Library
 from visualiser.render import PageImageCache
 from visualiser.store import Store
 
 log = logging.getLogger(__name__)
 
-_STOP = None  # what a worker finds in the queue when it should end
 LEASE_SECONDS = 30.0
+# The queue's order: stopping, then processing documents, then computing previews.
+STOP, PROCESS, PREVIEW = -1, 0, 1
+
+
+@dataclass(order=True, frozen=True, slots=True)
+class Job:
+    priority: int
+    sequence: int  # first submitted, first taken, within a priority
+    kb_id: int = field(compare=False, default=0)
+    doc_id: str = field(compare=False, default="")
+    strategy: str | None = field(compare=False, default=None)  # a preview's
+    future: Future[None] = field(compare=False, default_factory=Future)
 
 
 def _dead_here(owner: str) -> bool:
@@ -57,8 +76,10 @@ def _dead_here(owner: str) -> bool:
 class Processor:
     def __init__(self, store: Store, library: Library, workers: int = 1,
                  lease_seconds: float = LEASE_SECONDS, sweep: bool = True,
-                 layout_workers: int = 1, images: PageImageCache | None = None) -> None:
+                 layout_workers: int = 1, images: PageImageCache | None = None,
+                 previews: bool = True) -> None:
         self.store = store
+        self.previews = previews  # compute every strategy's report once processed
         self.library = library
         self.images = images  # where the first screen's page images are rendered ahead
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
@@ -66,12 +87,14 @@ class Processor:
         self._sweep = sweep  # also take over rows whose lease has expired
         self.layout_workers = layout_workers
         self._workers = max(1, workers)
-        self._queue: queue.Queue[tuple[int, str, Future[None]] | None] = queue.Queue()
+        self._queue: queue.PriorityQueue[Job] = queue.PriorityQueue()
+        self._sequence = itertools.count()
         self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._pending: set[Future[None]] = set()
         self._running: set[tuple[int, str]] = set()  # (kb, doc) a worker is on now
         self._queued: set[tuple[int, str]] = set()
+        self._previews_queued: set[tuple[int, str, str]] = set()
         self._stopping = threading.Event()
         self._heartbeat: threading.Thread | None = None
 
@@ -92,8 +115,11 @@ class Processor:
             self._heartbeat.start()
 
     def _work(self) -> None:
-        while (job := self._queue.get()) is not _STOP:
-            kb_id, doc_id, future = job
+        while (job := self._queue.get()).priority != STOP:
+            if job.priority == PREVIEW:
+                self._preview(job)
+                continue
+            kb_id, doc_id, future = job.kb_id, job.doc_id, job.future
             if future.set_running_or_notify_cancel():
                 with self._lock:
                     self._running.add((kb_id, doc_id))
@@ -102,6 +128,8 @@ class Processor:
                         ingest.process(self.store, kb_id, doc_id,
                                        on_processed=self.library.remember,
                                        workers=self.layout_workers, images=self.images)
+                        stored_packed.keep(self.store, kb_id, doc_id)
+                        self.submit_previews(kb_id, doc_id)
                     else:  # another server holds it (or it is no longer processing)
                         log.info("%s is leased by another server; skipped", doc_id)
                     future.set_result(None)
@@ -112,6 +140,41 @@ class Processor:
                 self._pending.discard(future)
                 self._running.discard((kb_id, doc_id))
                 self._queued.discard((kb_id, doc_id))
+
+    def _preview(self, job: Job) -> None:
+        assert job.strategy is not None
+        try:
+            if job.future.set_running_or_notify_cancel():
+                said = previews.precompute(self.store, self.library, job.kb_id, job.doc_id,
+                                           job.strategy)
+                log.debug("preview %s of %s: %s", job.strategy, job.doc_id, said)
+                job.future.set_result(None)
+        finally:
+            with self._lock:
+                self._previews_queued.discard((job.kb_id, job.doc_id, job.strategy))
+
+    def submit_previews(self, kb_id: int, doc_id: str) -> int:
+        """Queue the default reports not kept yet of a document that is ready, behind
+        everything to process; how many were queued."""
+        if not self.previews:
+            return 0
+        try:
+            doc = self.store.document(kb_id, doc_id)
+            options = self.store.knowledgebase(kb_id).layout_options
+        except Exception:  # deleted meanwhile, or the database failed: on demand then
+            return 0
+        if doc["state"] != "ready":
+            return 0
+        wanted = previews.missing(self.store.document_folder(doc_id), doc["name"], options)
+        count = 0
+        for strategy in wanted:
+            with self._lock:
+                if (kb_id, doc_id, strategy) in self._previews_queued:
+                    continue
+                self._previews_queued.add((kb_id, doc_id, strategy))
+            self._queue.put(Job(PREVIEW, next(self._sequence), kb_id, doc_id, strategy))
+            count += 1
+        return count
 
     def _beat(self) -> None:
         """Renew this server's leases; take over rows whose lease has expired."""
@@ -129,16 +192,27 @@ class Processor:
         `create_app` processes nothing until asked, so several web processes, or a
         web process beside queue workers, never all take up the same queue."""
         self._start()
-        return self.resume()
+        resumed = self.resume()
+        self.resume_previews()
+        return resumed
+
+    def resume_previews(self) -> int:
+        """Queue the previews a stopped server left unmade, for every ready document."""
+        count = 0
+        for kb in self.store.knowledgebases():
+            for doc in self.store.documents(kb.id):
+                if doc["state"] == "ready":
+                    count += self.submit_previews(kb.id, doc["id"])
+        return count
 
     def submit(self, kb_id: int, doc_id: str) -> Future[None]:
         self._start()
-        future: Future[None] = Future()
+        job = Job(PROCESS, next(self._sequence), kb_id, doc_id)
         with self._lock:
-            self._pending.add(future)
+            self._pending.add(job.future)
             self._queued.add((kb_id, doc_id))
-        self._queue.put((kb_id, doc_id, future))
-        return future
+        self._queue.put(job)
+        return job.future
 
     def is_running(self, kb_id: int, doc_id: str) -> bool:
         """Is a worker on this document now? A "processing" document that is not is
@@ -166,7 +240,8 @@ class Processor:
         return count
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Wait for everything queued so far; True when all of it finished."""
+        """Wait for every document queued so far to be processed (not for its previews,
+        `wait_previews`); True when all of it finished."""
         with self._lock:
             pending = list(self._pending)
         for future in pending:
@@ -178,6 +253,17 @@ class Processor:
                 pass
         return True
 
+    def wait_previews(self, timeout: float | None = None) -> bool:
+        """Wait until no preview is queued or being computed; True when none is."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if not self._previews_queued:
+                    return True
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+
     def shutdown(self, timeout: float = 60) -> None:
         """Drop what is queued (it stays "processing" and is resumed next start), let
         the running job finish, and end the workers."""
@@ -186,16 +272,16 @@ class Processor:
                 job = self._queue.get_nowait()
             except queue.Empty:
                 break
-            if job is not _STOP:
-                job[2].cancel()
-                with self._lock:
-                    self._pending.discard(job[2])
+            job.future.cancel()
+            with self._lock:
+                self._pending.discard(job.future)
+                self._previews_queued.discard((job.kb_id, job.doc_id, job.strategy or ""))
         self._stopping.set()
         with self._lock:
             threads, self._threads = self._threads, []
             heartbeat, self._heartbeat = self._heartbeat, None
         for _ in threads:
-            self._queue.put(_STOP)
+            self._queue.put(Job(STOP, next(self._sequence)))
         for thread in threads:
             thread.join(timeout)
         if heartbeat is not None:

@@ -4,26 +4,22 @@ previews under another strategy, which change nothing stored) and page images.""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from visualiser import export, ingest
+from visualiser import export, ingest, stored_packed
 from visualiser.errors import BadParameter, BadPdf, Conflict, NotFound
 from visualiser.library import Entry
 from visualiser.render import parse_scale
+from visualiser.store import Store
 from visualiser.web import kb_actions, sources
 from visualiser.web.api import export_response, png_response
+from visualiser.web.reports import report_response
 from visualiser.web.state import state
-from visualiser.web.views import document_dict, kb_dict
+from visualiser.web.views import document_dict, kb_dict, previews_status
 
 kb_api = Blueprint("kb_api", __name__)
 
-
-
-def json_response(body: Any, status: int = 200) -> Response:
-    data = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-    return Response(data, status=status, mimetype="application/json")
 
 
 def stored_entry(kb_id: int, doc_id: str, lenient: bool = False) -> Entry:
@@ -106,7 +102,10 @@ def upload(kb_id: int) -> tuple[Response, int]:
 
 @kb_api.get("/<int:kb_id>/documents/<doc_id>")
 def document(kb_id: int, doc_id: str) -> Response:
-    return jsonify(document_dict(kb_id, state().store.document(kb_id, doc_id)))
+    store = state().store
+    doc = store.document(kb_id, doc_id)
+    return jsonify({**document_dict(kb_id, doc),
+                    "previews": previews_status(store.knowledgebase(kb_id), doc)})
 
 
 @kb_api.delete("/<int:kb_id>/documents/<doc_id>")
@@ -121,12 +120,12 @@ def chunks(kb_id: int, doc_id: str) -> Response:
     from the stored PDF instead, marked `"preview": true`, which changes nothing stored."""
     web = state()
     if not any(request.args.get(key) for key in ("strategy", "import", "layout")):
-        body = ingest.stored_report(web.store, kb_id, doc_id)
-        tokenizer = (body.get("parameters") or {}).get("tokenizer")
-        tokens = web.library.document_tokens(doc_id, *([tokenizer] if tokenizer else []))
+        report, extra = stored_packed.stored_chunks(web.store, kb_id, doc_id)
+        tokens = web.library.document_tokens(doc_id, *_tokenizer(web.store, kb_id),
+                                             folder=web.store.document_folder(doc_id))
         if tokens is not None:  # known when this server has chunked the document
-            body["document_tokens"] = tokens
-        return json_response(body)
+            extra["document_tokens"] = tokens
+        return report_response(report, extra)
     kb = web.store.knowledgebase(kb_id)
     doc = web.store.document(kb_id, doc_id)
     # A preview reads the pages as the knowledgebase does unless `layout=` says otherwise;
@@ -147,7 +146,14 @@ def chunks(kb_id: int, doc_id: str) -> Response:
         "stored_strategy": kb.chunking_strategy,
         "stored_layout": kb.layout_options.engine,
     }
-    return Response(report.json_bytes(extra), mimetype="application/json")
+    return report_response(report, extra)
+
+
+def _tokenizer(store: Store, kb_id: int) -> list[str]:
+    """The stored chunks' tokenizer, from the knowledgebase's parameters (which made
+    them) rather than from the report, which is not decoded to answer."""
+    tokenizer = store.knowledgebase(kb_id).chunking_params.get("tokenizer")
+    return [tokenizer] if isinstance(tokenizer, str) and tokenizer else []
 
 
 @kb_api.get("/<int:kb_id>/documents/<doc_id>/chunks/export")

@@ -17,7 +17,13 @@ from visualiser.web.kb_api import stored_entry
 from visualiser.web.pages import render_index
 from visualiser.web.state import state
 from visualiser.web.units import human_size
-from visualiser.web.views import document_dict, kb_dict, kb_label, viewer_config
+from visualiser.web.views import (
+    document_dict,
+    kb_dict,
+    kb_label,
+    previews_status,
+    viewer_config,
+)
 
 kb_pages = Blueprint("kb_pages", __name__)
 
@@ -81,6 +87,7 @@ def viewer(kb_id: int, doc_id: str) -> str:
               else sources.Source("stored", layout=kb.layout_options))
     urls = {
         "chunks": doc["links"]["chunks"],
+        "document": doc["links"]["self"],
         "page_image": url_for("kb_api.page_image", kb_id=kb_id, doc_id=doc_id, number=0),
         "page_words": url_for("kb_api.page_words", kb_id=kb_id, doc_id=doc_id, number=0),
         "export": url_for("kb_api.export_chunks", kb_id=kb_id, doc_id=doc_id),
@@ -94,8 +101,11 @@ def viewer(kb_id: int, doc_id: str) -> str:
         "label": kb_label(kb.chunking_strategy),
         "state": doc["state"],
         "layout": kb.layout_options.engine,
+        "previews": previews_status(kb, store.document(kb_id, doc_id)),
     }
     return render_template(
         "viewer.html", entry=entry, config=viewer_config(entry, source, urls, stored),
         stored=stored, kb_url=urls["knowledgebase"],
+        # The stored chunks are asked for by the page itself, before its scripts load.
+        early_chunks=None if previewing else urls["chunks"],
     )

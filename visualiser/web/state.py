@@ -87,6 +87,7 @@ def processor(config: Mapping[str, Any], store: Store, library: Library,
         lease_seconds=float(config.get("LEASE_SECONDS", 30)),
         sweep=bool(config.get("RESUME_PROCESSING", True)),
         layout_workers=layout_workers, images=images,
+        previews=bool(config.get("PRECOMPUTE_PREVIEWS", True)),
     )
 
 

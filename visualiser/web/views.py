@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import url_for
+from flask import current_app, url_for
 
-from visualiser import knowledgebase
+from visualiser import knowledgebase, previews
 from visualiser.layout import describe_engines
 from visualiser.library import Entry
 from visualiser.render import PALETTE
@@ -123,6 +123,18 @@ def document_dict(kb_id: int, doc: dict[str, Any]) -> dict[str, Any]:
             "compare": url_for("compare_pages.stored", kb_id=kb_id, doc_id=doc["id"]),
         },
     }
+
+
+def previews_status(kb: Knowledgebase, doc: dict[str, Any]) -> dict[str, Any]:
+    """Which strategies' default reports of a stored document are computed ahead (a
+    switch to them reads a file; the others are computed when chosen, as a preview
+    with other parameters is), for the viewer and the document API."""
+    ready = previews.status(state().store.document_folder(doc["id"]), doc["name"],
+                            kb.layout_options) if doc["state"] == "ready" else {}
+    names = [name for name, kept in ready.items() if kept]
+    # `ahead`: this server has them computed after processing (`--no-previews` not)
+    return {"ready": names, "count": len(names), "total": len(STRATEGIES),
+            "ahead": bool(current_app.config.get("PRECOMPUTE_PREVIEWS", True))}
 
 
 def kb_dict(kb: Knowledgebase, documents: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -52,6 +52,12 @@ class SplitterLibrary:
             _warn_once(self.module)
             return None
 
+    def installed(self) -> str:
+        """What is installed, read from the package metadata without importing it (an
+        installed library runs unless its import fails, which `implementation` says)."""
+        version = _installed_version(self.distribution)
+        return f"{self.name} {version}" if version else f"port equal to {self.name} {self.ported}"
+
     def implementation(self) -> str:
         """What runs: "LangChain 1.1.3" or "port equal to LangChain 1.1.3"."""
         if self.load() is None:
@@ -69,6 +75,10 @@ class RunsLibrary:
     def implementation(cls) -> str:
         return cls.library.implementation()
 
+    @classmethod
+    def implementation_key(cls) -> str:
+        return cls.library.installed()
+
 
 LANGCHAIN = SplitterLibrary("LangChain", "langchain-text-splitters", "langchain_text_splitters",
                             "1.1.3")
@@ -82,6 +92,14 @@ def _version(distribution: str) -> str:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:  # importable but not installed as a package
         return "(version unknown)"
+
+
+@cache
+def _installed_version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 @cache
