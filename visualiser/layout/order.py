@@ -5,7 +5,8 @@ consecutive bands that share a column gutter (a vertical strip of at least
 `MIN_GUTTER` points that no item crosses) form one group, and a group with a gutter
 is read column by column, each column cut again the same way. So any number of
 columns is read in order, and a page whose column count changes (a title across two
-columns, a figure across two of three) is read band by band. Rows of short cells
+columns, a figure across two of three) is read band by band. A page written right to
+left (Arabic, Hebrew) reads its columns from the right. Rows of short cells
 side by side (a table of contents, a key–value form) are not columns: they are read
 row by row.
 """
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from visualiser.geometry import BBox, centre, holds_centre
 from visualiser.layout.figures import Figure
 from visualiser.layout.items import Item
+from visualiser.layout.scripts import right_to_left
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
@@ -49,8 +51,9 @@ def reading_order(items: list[Item], width: float = 0.0,
               and _covers_lines(i.bbox, lines)]
     behind_ids = {id(i) for i in behind}
     solid = [i for i in items if id(i) not in behind_ids]
+    rtl = right_to_left(i.line.text for i in lines if i.line is not None)
     ordered: list[Item] = []
-    for item in _rows(behind) + _xy_cut(solid):
+    for item in _rows(behind) + _xy_cut(solid, rtl):
         # A diagram has no reading order of its own; its program writes each label
         # whole (both lines of a box's name, a legend entry), where rows would
         # interleave the labels of boxes side by side.
@@ -59,15 +62,15 @@ def reading_order(items: list[Item], width: float = 0.0,
     return ordered
 
 
-def _xy_cut(items: list[Item]) -> list[Item]:
+def _xy_cut(items: list[Item], rtl: bool = False) -> list[Item]:
     if len(items) <= 1:
         return list(items)
     ordered: list[Item] = []
     for group in _groups(_bands(items)):
         columns = _columns(group, _gutters(group))
         if len(columns) > 1 and len(columns[0]) < len(group):
-            for column in columns:
-                ordered.extend(_xy_cut(column))
+            for column in reversed(columns) if rtl else columns:
+                ordered.extend(_xy_cut(column, rtl))
         else:
             ordered.extend(_rows(group))
     return ordered
