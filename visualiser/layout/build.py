@@ -19,7 +19,12 @@ from visualiser.layout.headings import (
     size_class,
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
-from visualiser.layout.lines import drop_running_lines, figures_after_paragraphs, join_rows
+from visualiser.layout.lines import (
+    drop_page_numbers,
+    drop_running_lines,
+    figures_after_paragraphs,
+    join_rows,
+)
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 from visualiser.patterns import BULLETS, CAPTION, NUMBERED_ITEM
 
@@ -32,7 +37,7 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 
 def build_layout(pages: list[PageRead]) -> Layout:
-    dropped = drop_running_lines(pages)
+    dropped = drop_running_lines(pages) + drop_page_numbers(pages)
     figures_after_paragraphs(pages)
     for page in pages:
         page.items = join_rows(page.items)
