@@ -288,3 +288,20 @@ def test_arabic_words_keep_boxes_on_their_glyphs():
     for box, text in words:
         letters = len(text) - text.count("لا") - text.count("لأ")  # one glyph, two letters
         assert sum(inside(g, box) for g in glyphs) == letters, (text, box)
+
+
+def test_arabic_form_rows_read_label_first_from_the_right():
+    """A form written right to left, each value (on the left) drawn before its label
+    (on the right): each row reads from the right, the label before its value."""
+    rows = [("شماره استاندارد ملی", "20300"), ("تاريخ پذيرش", "1403/10/04"),
+            ("مشاور پذيرش", "کارگزاری آرمون بورس")]
+
+    def draw(page, archive):
+        for n, (label, value) in enumerate(rows):
+            y = 100 + 30 * n
+            page.insert_htmlbox(pymupdf.Rect(60, y, 250, y + 20), f'<p dir="rtl">{value}</p>',
+                                css=_ARABIC_CSS, archive=archive)
+            page.insert_htmlbox(pymupdf.Rect(330, y, 535, y + 20),
+                                f'<p dir="rtl">{label}</p>', css=_ARABIC_CSS, archive=archive)
+    text = " ".join(c["text"] for c in _chunks(_arabic_page(draw))).split()
+    assert text == " ".join(f"{label} {value}" for label, value in rows).split()

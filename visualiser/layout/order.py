@@ -72,7 +72,7 @@ def _xy_cut(items: list[Item], rtl: bool = False) -> list[Item]:
             for column in reversed(columns) if rtl else columns:
                 ordered.extend(_xy_cut(column, rtl))
         else:
-            ordered.extend(_rows(group))
+            ordered.extend(_rows(group, rtl))
     return ordered
 
 
@@ -301,19 +301,29 @@ def _same_row(a: BBox, b: BBox) -> bool:
     return abs(centre_a - centre_b) < 0.5 * max(a[3] - a[1], b[3] - b[1], 1.0)
 
 
-def _rows(items: list[Item]) -> list[Item]:
+def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
     """Top to bottom; items on one row in the order the PDF writes them, which is
     left to right for running text, and says what comes first where a row is not
-    running text (a title written before the number in the badge to its left)."""
+    running text (a title written before the number in the badge to its left). On a
+    page written right to left a row of lines side by side reads from the right: a
+    form's label before the value on its left, whatever order they were drawn in."""
     ordered: list[Item] = []
     row: list[Item] = []
     for item in sorted(items, key=lambda i: (i.bbox[1], i.bbox[0])):
         if row and not _same_row(row[0].bbox, item.bbox):
-            ordered.extend(sorted(row, key=lambda i: i.seq))
+            ordered.extend(_in_row(row, rtl))
             row = []
         row.append(item)
-    ordered.extend(sorted(row, key=lambda i: i.seq))
+    ordered.extend(_in_row(row, rtl))
     return ordered
+
+
+def _in_row(row: list[Item], rtl: bool) -> list[Item]:
+    if rtl and len(row) > 1 and all(i.kind == "line" for i in row):
+        by_x = sorted(row, key=lambda i: -i.bbox[2])
+        if all(b.bbox[2] <= a.bbox[0] for a, b in zip(by_x, by_x[1:], strict=False)):
+            return by_x  # side by side, none over another: one row of a right-to-left page
+    return sorted(row, key=lambda i: i.seq)
 
 
 def _covers_lines(box: BBox, lines: list[Item]) -> bool:
