@@ -305,3 +305,23 @@ def test_arabic_form_rows_read_label_first_from_the_right():
                                 f'<p dir="rtl">{label}</p>', css=_ARABIC_CSS, archive=archive)
     text = " ".join(c["text"] for c in _chunks(_arabic_page(draw))).split()
     assert text == " ".join(f"{label} {value}" for label, value in rows).split()
+
+
+def test_arabic_paragraph_across_a_page_break_is_one_paragraph():
+    """Arabic has no lower case to tell that a sentence goes on over a page break:
+    a page that ends without a full stop is carried on by the next page's text."""
+    if not Path(DEJAVU).exists():
+        pytest.skip("DejaVu Sans (fonts-dejavu-core) is needed for the Arabic glyphs")
+    archive = pymupdf.Archive(str(Path(DEJAVU).parent))
+    first = _CLOSING[:60].rsplit(" ", 1)[0]  # the sentence cut at a word, no full stop
+    rest = _CLOSING[len(first) + 1:]
+    doc = pymupdf.open()
+    for part in (f"{_INTRO} {first}", rest):
+        page = doc.new_page(width=595, height=842)
+        page.insert_htmlbox(pymupdf.Rect(60, 700, 535, 800), f'<p dir="rtl">{part}</p>',
+                            css=_ARABIC_CSS, archive=archive)
+    data = doc.tobytes()
+    doc.close()
+    assert any(_CLOSING in c["text"] for c in _chunks(data))
+    markdown = process_pdf(data, "two.pdf").source.text
+    assert f"{_INTRO} {_CLOSING}" in markdown  # one paragraph, not two
