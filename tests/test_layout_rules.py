@@ -449,3 +449,25 @@ def test_a_section_too_long_for_one_chunk_is_cut_at_its_column_break_first():
     xs = [{source.layout.words[w].bbox[0] >= 300 for w in source.words_of(c.text)}
           for c in parts]
     assert xs[0] == {False} and all(x == {True} for x in xs[1:]), xs
+
+
+def test_page_numbers_of_a_short_document_are_left_out():
+    """Two pages numbered as LaTeX sets them (centred, above the bottom margin band):
+    the numbers are no part of the text. A number right under the text it belongs to
+    (a total, the last item of a list) and one beside other text stay."""
+    doc = pymupdf.open()
+    for n in (1, 2):
+        page = doc.new_page(width=612, height=792)
+        _column(page, 134, 480, 120, 400, LOREM * 6)
+        page.insert_text((303, 703), str(n), fontsize=10)  # the page number, 0.89 down
+    page = doc.new_page(width=612, height=792)  # an unnumbered last page
+    _column(page, 134, 480, 120, 400, LOREM * 6)
+    page.insert_text((134, 745), "Total", fontsize=10)
+    page.insert_text((300, 745), "42", fontsize=10)  # at the foot, beside its label: stays
+    data = doc.tobytes()
+    doc.close()
+    processed = process_pdf(data, "numbered.pdf")
+    words = [w.text for w in processed.layout.words]
+    assert words.count("1") == 0 and words.count("2") == 0
+    assert "42" in words and "Total" in words
+    assert any("page numbers included" in w for w in processed.layout.warnings)

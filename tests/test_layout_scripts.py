@@ -18,6 +18,7 @@ from visualiser.layout.scripts import (
     stretching_glyphs,
     with_stretching,
 )
+from visualiser.pipeline import chunk_report, process_pdf
 
 DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 CORPUS = Path(os.environ.get("VISUALISER_CORPUS")
@@ -181,6 +182,16 @@ def test_corpus_vertical_japanese_reads_in_columns():
     ("كتاب PDF جديد", "ديدج PDF باتك"),  # a left-to-right word inside keeps its order
     ("سعر 2.5 دولار،", "،رالود 2.5 رعس"),  # digits with their separator; comma at the end
     ("the word كتاب here", "the word باتك here"),  # an Arabic word in an English line
+    # after an Arabic letter digits are an Arabic number: the % is not part of it and
+    # renderers set it on the number's left
+    ("النمو 5.5% في", "يف %5.5 ومنلا"),
+    ("كتاب price 5.5% here", "باتك price 5.5% here"),  # in English the % stays with it
+    ("في عام 2024.", ".2024 ماع يف"),  # the full stop ends the sentence, touching the digits
+    # brackets: some producers map the mirrored glyph to its own character, some back
+    # to the one typed; both read as typed
+    ("كتاب (مثال) جديد", "ديدج (لاثم) باتك"),
+    ("كتاب (مثال) جديد", "ديدج )لاثم( باتك"),
+    ("الفترة (2024 - 2026) الآن", "نآلا (2026 - 2024) ةرتفلا"),
 ])
 def test_bidi_turns_visual_order_back_into_reading_order(logical, visual):
     chars = [((10.0 * n, 0.0, 10.0 * n + 9.0, 12.0), c) for n, c in enumerate(visual)]
@@ -213,3 +224,104 @@ def test_a_stretching_glyph_mupdf_drops_is_put_back_but_not_an_overstrike():
     assert [c for _, c in with_stretching(line, restored)] == ["ص", "و", "و", "ة"]
     elsewhere = [((20.0, 300.0, 30.0, 312.0), "و")]  # a glyph of another line is untouched
     assert with_stretching(elsewhere, restored) == elsewhere
+
+
+def _arabic_page(draw) -> bytes:  # type: ignore[no-untyped-def]
+    """A page of Arabic set by MuPDF's HTML engine (HarfBuzz shaping, bidi, mirrored
+    brackets, presentation forms and lam-alef ligature glyphs in the text layer), as
+    a word processor writes it."""
+    if not Path(DEJAVU).exists():
+        pytest.skip("DejaVu Sans (fonts-dejavu-core) is needed for the Arabic glyphs")
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    draw(page, pymupdf.Archive(str(Path(DEJAVU).parent)))
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+_ARABIC_CSS = ("@font-face {font-family: dv; src: url(DejaVuSans.ttf);} "
+               "* {font-family: dv; font-size: 11pt;} h2 {font-size: 16pt;}")
+_INTRO = ("تعتبر البرمجة بلغة R و Python من الأدوات القوية التي يمكن أن تعزز الإنتاجية "
+          "وتساعد في إيجاد حلول فعالة للمشكلات المعقدة في العمل اليومي، مما يسهل على "
+          "المحللين والعلماء إجراء تحليلات معقدة بطريقة سريعة وفعالة.")
+_GROWTH = ("بلغت نسبة النمو 5.5% في الفترة (2024 - 2026) حسب التقرير رقم 17، وهي نسبة "
+           "جيدة جداً مقارنة بالفترات السابقة التي لم تتجاوز فيها النسبة 3.1% في المتوسط.")
+_CLOSING = ("في النهاية، يمكن أن تؤدي البرمجة مع عقلية تحليلية إلى تحسين الإنتاجية وتوفير "
+            "حلول مبتكرة للمشكلات المعقدة على المدى البعيد، وهذا ما تؤكده التجارب العملية.")
+
+
+def _chunks(data: bytes) -> list[dict]:
+    return chunk_report(process_pdf(data, "arabic.pdf"), "structure_aware")["chunks"]
+
+
+def test_arabic_two_column_page_reads_right_column_first_in_whole_paragraphs():
+    """Two columns of Arabic: the right one is read first, each paragraph whole, its
+    lines top to bottom and every line's fragments (a Latin name, a number, brackets)
+    in reading order, with the lam-alef ligatures whole."""
+    def draw(page, archive):
+        right = f'<h2 dir="rtl">المقدمة</h2><p dir="rtl">{_INTRO}</p><p dir="rtl">{_GROWTH}</p>'
+        left = f'<h2 dir="rtl">الخاتمة</h2><p dir="rtl">{_CLOSING}</p>'
+        page.insert_htmlbox(pymupdf.Rect(310, 60, 540, 700), right, css=_ARABIC_CSS,
+                            archive=archive)
+        page.insert_htmlbox(pymupdf.Rect(55, 60, 285, 700), left, css=_ARABIC_CSS,
+                            archive=archive)
+    chunks = _chunks(_arabic_page(draw))
+    text = "\n".join(c["text"] for c in chunks)
+    for paragraph in (_INTRO, _GROWTH, _CLOSING):
+        assert any(paragraph in c["text"] for c in chunks), paragraph
+    assert text.index(_INTRO) < text.index(_GROWTH) < text.index(_CLOSING)
+    assert [c["heading_path"] for c in chunks if _CLOSING in c["text"]] == [["الخاتمة"]]
+    assert [c["heading_path"] for c in chunks if _INTRO in c["text"]] == [["المقدمة"]]
+    assert "اإل" not in text and "األ" not in text  # lam-alef read in its letters' order
+
+
+def test_arabic_words_keep_boxes_on_their_glyphs():
+    def draw(page, archive):
+        page.insert_htmlbox(pymupdf.Rect(60, 60, 535, 400), f'<p dir="rtl">{_GROWTH}</p>',
+                            css=_ARABIC_CSS, archive=archive)
+    data = _arabic_page(draw)
+    with pymupdf.open(stream=data, filetype="pdf") as doc:
+        glyphs = glyph_boxes(doc[0])
+        words = [w for line in line_words(read_page(doc[0])) for w in line]
+    assert " ".join(t for _, t in words) == _GROWTH
+    for box, text in words:
+        letters = len(text) - text.count("لا") - text.count("لأ")  # one glyph, two letters
+        assert sum(inside(g, box) for g in glyphs) == letters, (text, box)
+
+
+def test_arabic_form_rows_read_label_first_from_the_right():
+    """A form written right to left, each value (on the left) drawn before its label
+    (on the right): each row reads from the right, the label before its value."""
+    rows = [("شماره استاندارد ملی", "20300"), ("تاريخ پذيرش", "1403/10/04"),
+            ("مشاور پذيرش", "کارگزاری آرمون بورس")]
+
+    def draw(page, archive):
+        for n, (label, value) in enumerate(rows):
+            y = 100 + 30 * n
+            page.insert_htmlbox(pymupdf.Rect(60, y, 250, y + 20), f'<p dir="rtl">{value}</p>',
+                                css=_ARABIC_CSS, archive=archive)
+            page.insert_htmlbox(pymupdf.Rect(330, y, 535, y + 20),
+                                f'<p dir="rtl">{label}</p>', css=_ARABIC_CSS, archive=archive)
+    text = " ".join(c["text"] for c in _chunks(_arabic_page(draw))).split()
+    assert text == " ".join(f"{label} {value}" for label, value in rows).split()
+
+
+def test_arabic_paragraph_across_a_page_break_is_one_paragraph():
+    """Arabic has no lower case to tell that a sentence goes on over a page break:
+    a page that ends without a full stop is carried on by the next page's text."""
+    if not Path(DEJAVU).exists():
+        pytest.skip("DejaVu Sans (fonts-dejavu-core) is needed for the Arabic glyphs")
+    archive = pymupdf.Archive(str(Path(DEJAVU).parent))
+    first = _CLOSING[:60].rsplit(" ", 1)[0]  # the sentence cut at a word, no full stop
+    rest = _CLOSING[len(first) + 1:]
+    doc = pymupdf.open()
+    for part in (f"{_INTRO} {first}", rest):
+        page = doc.new_page(width=595, height=842)
+        page.insert_htmlbox(pymupdf.Rect(60, 700, 535, 800), f'<p dir="rtl">{part}</p>',
+                            css=_ARABIC_CSS, archive=archive)
+    data = doc.tobytes()
+    doc.close()
+    assert any(_CLOSING in c["text"] for c in _chunks(data))
+    markdown = process_pdf(data, "two.pdf").source.text
+    assert f"{_INTRO} {_CLOSING}" in markdown  # one paragraph, not two

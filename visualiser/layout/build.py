@@ -22,7 +22,12 @@ from visualiser.layout.headings import (
     size_class,
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
-from visualiser.layout.lines import drop_running_lines, figures_after_paragraphs, join_rows
+from visualiser.layout.lines import (
+    drop_page_numbers,
+    drop_running_lines,
+    figures_after_paragraphs,
+    join_rows,
+)
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 from visualiser.patterns import BULLETS, CAPTION, NUMBERED_ITEM
 
@@ -35,7 +40,7 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 
 def build_layout(pages: list[PageRead]) -> Layout:
-    dropped = drop_running_lines(pages)
+    dropped = drop_running_lines(pages) + drop_page_numbers(pages)
     figures_after_paragraphs(pages)
     for page in pages:
         page.items = join_rows(page.items)
@@ -234,9 +239,9 @@ class _Builder:
         `before` across a column or page break (no full stop, then lower case)?"""
         last = self.layout.words[self.layout.lines[before.line_ids[-1]].word_ids[-1]].text
         first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
-        if last.endswith((".", "!", "?", ":", "\"", "”", ")")):
+        if last.endswith((".", "!", "?", ":", "\"", "”", ")", "؟", "۔", "。", "！", "？")):
             return False
-        return first[:1].islower() or last.endswith("-")
+        return _lower_or_caseless(first[:1]) or last.endswith("-")
 
     def _add_image(self, item: Item) -> None:
         """A picture: a block with a box and no words (nothing of it is embedded)."""
@@ -277,6 +282,13 @@ class _Builder:
 
     def _row_text(self, row: tuple[tuple[int, ...], ...]) -> list[str]:
         return [" ".join(self.layout.words[w].text for w in cell) for cell in row]
+
+
+def _lower_or_caseless(c: str) -> bool:
+    """Can a paragraph go on with `c`? A lower-case letter, or a letter of a script
+    without case (Arabic, Hebrew, CJK), where only the missing full stop before it
+    tells that the sentence goes on."""
+    return c.islower() or (c.isalpha() and not c.isupper() and c.lower() == c.upper())
 
 
 def _upright(box: BBox) -> BBox:

@@ -85,6 +85,56 @@ def drop_running_lines(pages: list[PageRead]) -> int:
     return dropped
 
 
+# a page number as set in a foot or head: "7", "- 7 -", "(vii)", "Page 7"
+_PAGE_NUMBER = re.compile(r"(?:page\s+)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)]?",
+                          re.IGNORECASE)
+PAGE_NUMBER_FOOT = 0.2  # bottom share of a page where a page number may sit (LaTeX: 0.12)
+PAGE_NUMBER_HEAD = 0.12
+
+
+def drop_page_numbers(pages: list[PageRead]) -> int:
+    """Remove page numbers that `drop_running_lines` cannot see (documents of one or
+    two pages, numbers set above the margin band as LaTeX does): a bare number that
+    is the lowest (or highest) line of its page, alone on its row and set apart from
+    the text by more than a line. In the chunks it would sit between the last words
+    of one page and the first of the next."""
+    dropped = 0
+    for page in pages:
+        lines = [i for i in page.items if i.line is not None and i.line.horizontal]
+        if len(lines) < 2:
+            continue
+        height = page.height if page.rotation % 180 == 0 else page.width
+        lowest = max(lines, key=lambda i: i.bbox[1])
+        highest = min(lines, key=lambda i: i.bbox[1])
+        numbers = [item for item, band in ((lowest, "foot"), (highest, "head"))
+                   if _page_number(item, lines, height, band)]
+        for item in numbers:
+            page.items.remove(item)
+            dropped += 1
+    return dropped
+
+
+def _page_number(item: Item, lines: list[Item], height: float, band: str) -> bool:
+    if item.role is not None or item.line is None or \
+            not _PAGE_NUMBER.fullmatch(item.line.text.strip()):
+        return False
+    top, bottom = item.bbox[1], item.bbox[3]
+    if band == "foot" and top < height * (1 - PAGE_NUMBER_FOOT):
+        return False
+    if band == "head" and bottom > height * PAGE_NUMBER_HEAD:
+        return False
+    line_height = bottom - top
+    for other in lines:
+        if other is item:
+            continue
+        if other.bbox[1] < bottom and top < other.bbox[3]:
+            return False  # not alone on its row: a column of numbers, a table's total
+        gap = top - other.bbox[3] if band == "foot" else other.bbox[1] - bottom
+        if gap < line_height:
+            return False  # right under (or over) the text: part of it
+    return True
+
+
 _OPEN_END = re.compile(r"[-\w,;]$")  # a line that ends mid-sentence (a hyphen, a word)
 _CLOSED_END = (".", "!", "?", ":")
 

@@ -5,7 +5,8 @@ consecutive bands that share a column gutter (a vertical strip of at least
 `MIN_GUTTER` points that no item crosses) form one group, and a group with a gutter
 is read column by column, each column cut again the same way. So any number of
 columns is read in order, and a page whose column count changes (a title across two
-columns, a figure across two of three) is read band by band. Rows of short cells
+columns, a figure across two of three) is read band by band. A page written right to
+left (Arabic, Hebrew) reads its columns from the right. Rows of short cells
 side by side (a table of contents, a key–value form) are not columns: they are read
 row by row.
 """
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from visualiser.geometry import BBox, centre, holds_centre
 from visualiser.layout.figures import Figure
 from visualiser.layout.items import Item
+from visualiser.layout.scripts import right_to_left
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
@@ -49,8 +51,9 @@ def reading_order(items: list[Item], width: float = 0.0,
               and _covers_lines(i.bbox, lines)]
     behind_ids = {id(i) for i in behind}
     solid = [i for i in items if id(i) not in behind_ids]
+    rtl = right_to_left(i.line.text for i in lines if i.line is not None)
     ordered: list[Item] = []
-    for item in _rows(behind) + _xy_cut(solid):
+    for item in _rows(behind) + _xy_cut(solid, rtl):
         # A diagram has no reading order of its own; its program writes each label
         # whole (both lines of a box's name, a legend entry), where rows would
         # interleave the labels of boxes side by side.
@@ -59,17 +62,17 @@ def reading_order(items: list[Item], width: float = 0.0,
     return ordered
 
 
-def _xy_cut(items: list[Item]) -> list[Item]:
+def _xy_cut(items: list[Item], rtl: bool = False) -> list[Item]:
     if len(items) <= 1:
         return list(items)
     ordered: list[Item] = []
     for group in _groups(_bands(items)):
         columns = _columns(group, _gutters(group))
         if len(columns) > 1 and len(columns[0]) < len(group):
-            for column in columns:
-                ordered.extend(_xy_cut(column))
+            for column in reversed(columns) if rtl else columns:
+                ordered.extend(_xy_cut(column, rtl))
         else:
-            ordered.extend(_rows(group))
+            ordered.extend(_rows(group, rtl))
     return ordered
 
 
@@ -298,19 +301,29 @@ def _same_row(a: BBox, b: BBox) -> bool:
     return abs(centre_a - centre_b) < 0.5 * max(a[3] - a[1], b[3] - b[1], 1.0)
 
 
-def _rows(items: list[Item]) -> list[Item]:
+def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
     """Top to bottom; items on one row in the order the PDF writes them, which is
     left to right for running text, and says what comes first where a row is not
-    running text (a title written before the number in the badge to its left)."""
+    running text (a title written before the number in the badge to its left). On a
+    page written right to left a row of lines side by side reads from the right: a
+    form's label before the value on its left, whatever order they were drawn in."""
     ordered: list[Item] = []
     row: list[Item] = []
     for item in sorted(items, key=lambda i: (i.bbox[1], i.bbox[0])):
         if row and not _same_row(row[0].bbox, item.bbox):
-            ordered.extend(sorted(row, key=lambda i: i.seq))
+            ordered.extend(_in_row(row, rtl))
             row = []
         row.append(item)
-    ordered.extend(sorted(row, key=lambda i: i.seq))
+    ordered.extend(_in_row(row, rtl))
     return ordered
+
+
+def _in_row(row: list[Item], rtl: bool) -> list[Item]:
+    if rtl and len(row) > 1 and all(i.kind == "line" for i in row):
+        by_x = sorted(row, key=lambda i: -i.bbox[2])
+        if all(b.bbox[2] <= a.bbox[0] for a, b in zip(by_x, by_x[1:], strict=False)):
+            return by_x  # side by side, none over another: one row of a right-to-left page
+    return sorted(row, key=lambda i: i.seq)
 
 
 def _covers_lines(box: BBox, lines: list[Item]) -> bool:

@@ -33,6 +33,10 @@ Char = tuple[BBox, str]
 
 _PRESENTATION_FORMS = ((0xFB00, 0xFDFF), (0xFE70, 0xFEFF))  # ligatures, shaped Arabic/Hebrew
 WORD_GAP = 0.4  # of the font size: a wider gap between two glyphs separates words
+# ... and between glyphs of a spaced script (Arabic, Latin, digits), whose letters
+# touch (their boxes are their advances; measured gaps inside words stay under 0.1)
+# while a word space, when the text layer leaves its character out, is 0.2-0.3
+SPACED_GAP = 0.15
 COLUMN_GAP = 2.0  # of the font size: a wider gap inside a line is a gutter
 OCR_CHAR_GAP = 0.8  # OCR boxes hug the ink, so narrow CJK glyphs leave wider gaps
 
@@ -97,6 +101,24 @@ def is_rtl(c: str) -> bool:
     return unicodedata.bidirectional(c) in ("R", "AL")
 
 
+def right_to_left(texts: Iterable[str]) -> bool:
+    """Are `texts` (a page's lines) written mostly right to left? More letters of a
+    right-to-left script than of a left-to-right one: Latin names, numbers and
+    formulas inside Arabic running text do not turn the page around."""
+    rtl = ltr = 0
+    for text in texts:
+        if text.isascii():  # the usual line, decided in C
+            ltr += sum(1 for c in text if c.isalpha())
+            continue
+        for c in text:
+            kind = unicodedata.bidirectional(c)
+            if kind in ("R", "AL"):
+                rtl += 1
+            elif kind == "L":
+                ltr += 1
+    return rtl > ltr
+
+
 def is_wide(c: str) -> bool:
     """CJK ideographs, kana, hangul and their full-width punctuation."""
     return unicodedata.east_asian_width(c) in ("W", "F")
@@ -115,6 +137,7 @@ class _Cluster:
 
     box: BBox
     text: str
+    word: int = 0  # which word on the page it belongs to (`_mark_words`)
 
     @property
     def centre(self) -> float:
@@ -164,19 +187,41 @@ def _kind(c: str) -> str:
     return "O"
 
 
+def _number_kinds(clusters: Sequence[_Cluster]) -> list[str]:
+    """`_kind` of each cluster, with the weak rules that make separators and signs part
+    of a number (UAX #9 W2, W4, W5): European digits after an Arabic letter are Arabic
+    numbers; a point or comma between two digits of one kind, a plus or minus between
+    European digits, is part of the number; a % or currency sign joins European
+    digits only. So "5.5%" in an English line reads as set, while in Arabic text,
+    where renderers put the % on the number's left, it reads "5.5%" again.
+    'The letter before' is the nearest strong one to the number's right on the page:
+    in a right-to-left run that is the one read before it, and an Arabic word inside
+    a left-to-right line shows its number on its left too."""
+    types = [unicodedata.bidirectional(c.text[0]) for c in clusters]
+    after: str | None = None  # the nearest strong type to the right
+    for n in range(len(types) - 1, -1, -1):
+        t = types[n]
+        if t in ("L", "R", "AL"):
+            after = t
+        elif t == "EN" and after == "AL":
+            types[n] = "AN"
+    for n in range(1, len(types) - 1):  # W4
+        before, here, then = types[n - 1], types[n], types[n + 1]
+        if before == then and ((before == "EN" and here in ("CS", "ES"))
+                               or (before == "AN" and here == "CS")):
+            types[n] = before
+    for n, t in enumerate(types):  # W5
+        if t == "ET" and ((n and types[n - 1] == "EN")
+                          or (n + 1 < len(types) and types[n + 1] == "EN")):
+            types[n] = "EN"
+    return ["N" if t in ("EN", "AN") else _kind(c.text[0])
+            for t, c in zip(types, clusters, strict=True)]
+
+
 def _levels(clusters: Sequence[_Cluster], base: int) -> list[int]:
     """Embedding levels (UAX #9 for one line without explicit controls), computed on
     the visual sequence, which resolves the same as the logical one for a line."""
-    kinds = [_kind(c.text[0]) for c in clusters]
-    # W4/W5: a separator between digits, a % or currency sign next to them, is number
-    for n, k in enumerate(kinds):
-        if k == "O" and 0 < n < len(kinds) - 1 and kinds[n - 1] == kinds[n + 1] == "N" and \
-                unicodedata.bidirectional(clusters[n].text[0]) in ("CS", "ES"):
-            kinds[n] = "N"
-    for n, k in enumerate(kinds):
-        if k == "O" and unicodedata.bidirectional(clusters[n].text[0]) == "ET" and (
-                (n and kinds[n - 1] == "N") or (n + 1 < len(kinds) and kinds[n + 1] == "N")):
-            kinds[n] = "N"
+    kinds = _number_kinds(clusters)
     # numbers: after a left-to-right word they run with it, else they act as R (W7, N1)
     strong_left = _nearest_strong(kinds, reverse=False)
     strong_right = _nearest_strong(kinds, reverse=True)
@@ -265,16 +310,89 @@ def horizontal_lines(chars: Sequence[Char], size: float) -> list[list[WordBox]]:
         rtl = sum(len(c.text) for c in part if is_rtl(c.text[0]))
         ltr = sum(len(c.text) for c in part if _kind(c.text[0]) == "L")
         base = 1 if rtl and rtl >= ltr else 0
-        ordered = _reorder(part, _levels(part, base)) if rtl else part
-        words = _words(ordered, size, rtl=bool(rtl))
+        _mark_words(part, size)
+        if rtl:
+            levels = _levels(part, base)
+            ordered = _unmirrored(_reorder(part, levels), levels)  # levels now in logical order
+        else:
+            ordered = part
+        words = _words(ordered)
         if words:
             lines.append(words)
     return lines
 
 
-def _words(clusters: Sequence[_Cluster], size: float, *, rtl: bool) -> list[WordBox]:
-    """Clusters in reading order → words: split at spaces and at a gap on the page (CJK
-    has no spaces; a gap is where its run is interrupted)."""
+_CLOSING = {")": "(", "]": "[", "}": "{", ">": "<", "»": "«", "›": "‹"}
+_MIRRORS = {**_CLOSING, **{o: c for c, o in _CLOSING.items()}}
+
+
+def _unmirrored(clusters: list[_Cluster], levels: Sequence[int]) -> list[_Cluster]:
+    """Brackets of right-to-left runs as written. A renderer shows "(" in an Arabic run
+    as the mirrored glyph; some producers map that glyph back to "(" in the text layer,
+    others to ")", which read in logical order gives "كتاب )مثال(". Which producer
+    made the line shows in its brackets: an opening one sits against the start of the
+    word after it, a closing one against the end of the word before it, and pairs
+    close. When mirroring the brackets of the right-to-left runs fits that better
+    than leaving them, they are mirrored.
+    `levels`: the clusters' embedding levels, in the same (logical) order."""
+    odd = [n for n, c in enumerate(clusters) if levels[n] % 2 and c.text in _MIRRORS]
+    if not odd:
+        return clusters
+    flipped = list(clusters)
+    for n in odd:
+        c = clusters[n]
+        flipped[n] = _Cluster(c.box, _MIRRORS[c.text], c.word)
+    return flipped if _fit(flipped, odd) > _fit(clusters, odd) else clusters
+
+
+def _fit(clusters: Sequence[_Cluster], brackets: Sequence[int]) -> int:
+    """How well the brackets of `clusters` (in reading order) read as written: the
+    pairs that close, and the `brackets` set against the side of a word they open or
+    close."""
+    stack: list[str] = []
+    fit = 0
+    for c in clusters:
+        if c.text in _CLOSING:
+            if stack and stack[-1] == _CLOSING[c.text]:
+                stack.pop()
+                fit += 1
+        elif c.text in _MIRRORS:
+            stack.append(c.text)
+
+    for n in brackets:
+        word = clusters[n].word
+        before = n > 0 and clusters[n - 1].word == word and not clusters[n - 1].text.isspace()
+        after = n + 1 < len(clusters) and clusters[n + 1].word == word \
+            and not clusters[n + 1].text.isspace()
+        if before != after:  # against one side of a word only
+            fit += (clusters[n].text in _CLOSING) == before
+    return fit
+
+
+def _mark_words(clusters: Sequence[_Cluster], size: float) -> None:
+    """Number the words of `clusters`, given in the order they sit on the page (left
+    to right): a new word after a space and at a gap (CJK has no spaces; a gap is
+    where its run is interrupted, and some text layers leave the space out). Done on
+    the page's order because that is where glyphs of one word touch: in reading order
+    a bracket or a full stop next to a number ("(2024", "2024.") follows the digit
+    farthest from it."""
+    word = 0
+    previous: _Cluster | None = None
+    for cluster in clusters:
+        if cluster.text.isspace():
+            word += 1
+            previous = None
+            continue
+        if previous is not None:
+            wide = is_wide(cluster.text[0]) or is_wide(previous.text[0])
+            if cluster.box[0] - previous.box[2] > (WORD_GAP if wide else SPACED_GAP) * size:
+                word += 1
+        cluster.word = word
+        previous = cluster
+
+
+def _words(clusters: Sequence[_Cluster]) -> list[WordBox]:
+    """Clusters in reading order → words, as `_mark_words` numbered them."""
     words: list[WordBox] = []
     current: list[_Cluster] = []
 
@@ -288,12 +406,8 @@ def _words(clusters: Sequence[_Cluster], size: float, *, rtl: bool) -> list[Word
         if cluster.text.isspace():
             flush()
             continue
-        if current:
-            previous = current[-1]
-            gap = (previous.box[0] - cluster.box[2] if rtl and previous.box[0] > cluster.box[0]
-                   else cluster.box[0] - previous.box[2])
-            if gap > WORD_GAP * size:
-                flush()
+        if current and cluster.word != current[-1].word:
+            flush()
         current.append(cluster)
     flush()
     return words
