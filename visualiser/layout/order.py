@@ -21,6 +21,7 @@ from visualiser.layout.items import Item
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
 _PROSE_WORDS = 4  # a line of this many words is running text
+_HEADING_SIZE = 1.08  # type this much larger than the running text beside it is a heading
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 
 
@@ -143,13 +144,27 @@ def _structural(items: list[Item], gutters: list[Gutter]) -> list[Gutter]:
         return gutters
     heights = sorted(i.bbox[3] - i.bbox[1] for i in items if i.kind == "line")
     title = 1.5 * heights[len(heights) // 2] if heights else float("inf")
+    prose = sorted(i.line.size for i in items
+                   if i.line is not None and len(i.line.words) >= _PROSE_WORDS)
+    # a heading set larger than the running text beside it ("Abstract" at the top of
+    # one column, the other column's text already running)
+    heading = _HEADING_SIZE * prose[len(prose) // 2] if prose else float("inf")
     columns: list[bool] = [False] * (len(gutters) + 1)
     for item in items:
         if item.kind != "line" or (item.line is not None and (
-                len(item.line.words) >= _PROSE_WORDS or item.bbox[3] - item.bbox[1] >= title)):
+                len(item.line.words) >= _PROSE_WORDS or item.bbox[3] - item.bbox[1] >= title
+                or (item.line.size >= heading and _wordy(item.line.text)))):
             centre = (item.bbox[0] + item.bbox[2]) / 2
             columns[sum(1 for g in gutters if centre > g[1])] = True
     return [g for n, g in enumerate(gutters) if columns[n] and columns[n + 1]]
+
+def _wordy(text: str) -> bool:
+    """Is `text` made of words ("Abstract", "1 Introduction"), not the pieces of a
+    formula set in a larger math font ("L(qi, p+", "Σ")?"""
+    letters = sum(c.isalpha() for c in text)
+    return letters >= 0.6 * len(text.replace(" ", "")) and any(
+        len(word) >= 3 and word.isalpha() for word in text.split())
+
 
 def _continues_across(seqs: set[int], band: list[Item], group: list[Item]) -> bool:
     """Does an item of `band` run on from (or into) an item of `group` as `_spans`
