@@ -1,0 +1,49 @@
+"""Reading-order rules, one small generated PDF each: headings beside a running
+column, and the like (the column rules shared with other layout rules are in
+test_layout_rules.py)."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from visualiser.pipeline import process_pdf
+
+
+def _pdf(draw) -> bytes:  # type: ignore[no-untyped-def]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    draw(page)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def _words(marker: str, n: int) -> str:
+    return " ".join(f"{marker}{i}" for i in range(n))
+
+
+def _positions(text: str, marker: str) -> list[int]:
+    return [i for i, word in enumerate(text.split()) if word.startswith(marker)]
+
+
+def test_a_heading_atop_one_column_beside_the_other_s_text_starts_the_columns():
+    """A paper's first page: title and authors across the page, then "Abstract"
+    centred over the left column, level with the first line of the right column
+    (which carries on the text of the left one below the abstract). The heading must
+    not be read as one more row of the title block, pulling the right column's first
+    lines before the abstract."""
+    def draw(page):
+        page.insert_text((150, 80), "Preemptive Extraction of Relations", fontsize=16)
+        page.insert_text((200, 110), "someone@example.org", fontsize=10, fontname="cour")
+        page.insert_text((150, 160), "Abstract", fontsize=12, fontname="hebo")
+        # written as typeset: the left column, then the right one
+        left = page.insert_textbox(pymupdf.Rect(60, 175, 296, 700), _words("left", 160),
+                                   fontsize=10)
+        right = page.insert_textbox(pymupdf.Rect(316, 150, 560, 700), _words("right", 180),
+                                    fontsize=10)
+        assert left >= 0 and right >= 0
+    text = process_pdf(_pdf(draw), "abstract.pdf").source.text
+    left, right = _positions(text, "left"), _positions(text, "right")
+    assert len(left) == 160 and len(right) == 180
+    assert text.index("Abstract") < text.index("left0") < text.index("right0")
+    assert max(left) < min(right)
