@@ -47,3 +47,31 @@ def test_a_heading_atop_one_column_beside_the_other_s_text_starts_the_columns():
     assert len(left) == 160 and len(right) == 180
     assert text.index("Abstract") < text.index("left0") < text.index("right0")
     assert max(left) < min(right)
+
+
+def _picture(page: pymupdf.Page, rect: pymupdf.Rect) -> None:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pix.clear_with(180)
+    page.insert_image(rect, pixmap=pix)
+
+
+def test_a_column_wider_than_the_picture_atop_it_is_still_one_column():
+    """A picture narrower than its column, the column's text below it running out to
+    the column's edge: the gutter seen beside the picture narrows at the text, yet
+    the left column is read whole before the right one."""
+    def draw(page):
+        _picture(page, pymupdf.Rect(90, 60, 240, 200))
+        # justified, as papers are: the text runs out to the column's edge
+        left = page.insert_textbox(pymupdf.Rect(60, 206, 300, 700), _words("left", 180),
+                                   fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY)
+        # the right column's paragraph break is level with the left column's first line
+        right = min(page.insert_textbox(pymupdf.Rect(312, 60, 560, 204), _words("right", 50),
+                                        fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY),
+                    page.insert_textbox(pymupdf.Rect(312, 224, 560, 700),
+                                        _words("right", 240)[len(_words("right", 50)):],
+                                        fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY))
+        assert left >= 0 and right >= 0
+    text = process_pdf(_pdf(draw), "narrow.pdf").source.text
+    left, right = _positions(text, "left"), _positions(text, "right")
+    assert len(left) == 180 and len(right) == 240
+    assert max(left) < min(right)
