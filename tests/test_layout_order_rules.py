@@ -75,3 +75,19 @@ def test_a_column_wider_than_the_picture_atop_it_is_still_one_column():
     left, right = _positions(text, "left"), _positions(text, "right")
     assert len(left) == 180 and len(right) == 240
     assert max(left) < min(right)
+
+
+def test_an_ordinal_suffix_raised_after_a_number_stays_in_its_word():
+    """"10ᵗʰ" reads "10th"; a footnote mark raised the same way ("risk¹²") is a word
+    of its own (test_layout_rules.py)."""
+    def draw(page):
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font("helv")
+        writer.append((72, 100), "Updated on the 10", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "th", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " and 2", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "nd", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " of each month.", font=font, fontsize=11)
+        writer.write_text(page)
+    doc = process_pdf(_pdf(draw), "ordinal.pdf")
+    assert "on the 10th and 2nd of each month" in doc.source.text

@@ -302,6 +302,9 @@ def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[W
     return out
 
 
+_ORDINAL_SUFFIXES = {"st", "nd", "rd", "th"}  # raised after a number: part of the word
+
+
 def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox]:
     """`piece` cut into the text before the mark, the mark, and the text after it,
     the boxes split where the mark begins and ends."""
@@ -313,6 +316,8 @@ def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox
     if not starts:
         return [piece]
     i = min(starts, key=lambda start: abs(start - guess))
+    if text[:i][-1:].isdigit() and mark.casefold() in _ORDINAL_SUFFIXES:
+        return [piece]  # "10ᵗʰ" is the word "10th", not 10 and a mark
     cut = [(text[:i], (x0, y0, mark_box[0], y1)),
            (mark, (mark_box[0], mark_box[1], mark_box[2], mark_box[3])),
            (text[i + len(mark):], (mark_box[2], y0, x1, y1))]
