@@ -19,7 +19,8 @@ from typing import Literal
 
 import numpy
 
-from visualiser.layout.model import Block, Layout, Word
+from visualiser.hyphens import LineEndHyphens
+from visualiser.layout.model import Block, Layout
 from visualiser.patterns import NUMBERED_ITEM
 
 SYNTHETIC = -1
@@ -161,9 +162,9 @@ class _Writer:
         self.parts: list[str] = []
         self.owner = array("i")
         self.length = 0
-        # Words the document spells with a hyphen inside a line ("n-octanal"): when one
-        # is broken at that hyphen, the hyphen is part of the word and stays.
-        self.hyphenated = {_bare(w.text) for w in layout.words if "-" in w.text[1:-1]}
+        # Words broken at a line-end hyphen: joined again, or the hyphen kept where
+        # the document spells the compound with it ("n-octanal"), `hyphens.py`.
+        self.hyphens = LineEndHyphens(lambda: (w.text for w in layout.words))
 
     def word(self, text: str, word_id: int) -> None:
         self.parts.append(text)
@@ -251,24 +252,12 @@ def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
     ("detec-" + "tion" → "detection"), each part still owned by its own word."""
     sequence = [layout.words[w] for w in word_ids]
     for n, word in enumerate(sequence):
-        joined = n + 1 < len(sequence) and _hyphenated(word, sequence[n + 1])
-        text = word.text
-        if joined and _bare(text + sequence[n + 1].text) not in out.hyphenated:
-            text = text[:-1]
-        out.word(text, word.id)
-        if n + 1 < len(sequence) and not joined:
+        following = sequence[n + 1] if n + 1 < len(sequence) else None
+        joint = (out.hyphens.joint(word.text, following.text)
+                 if following is not None and following.line != word.line else None)
+        out.word(word.text[:-1] if joint == "join" else word.text, word.id)
+        if following is not None and joint is None:
             out.synthetic(" ")
-
-
-def _bare(text: str) -> str:
-    return text.strip(".,;:!?()[]{}\"'“”‘’").casefold()
-
-
-def _hyphenated(word: Word, following: Word) -> bool:
-    """Is `word` the first half of a word broken across lines with a hyphen?"""
-    text = word.text
-    return (word.line != following.line and len(text) >= 2 and text[-1] in "-\u00ad"
-            and text[-2].isalpha() and following.text[:1].islower())
 
 
 def _write_table(out: _Writer, layout: Layout, parts: list[Block], dropped: set[int]) -> MdBlock:
