@@ -91,3 +91,23 @@ def test_an_ordinal_suffix_raised_after_a_number_stays_in_its_word():
         writer.write_text(page)
     doc = process_pdf(_pdf(draw), "ordinal.pdf")
     assert "on the 10th and 2nd of each month" in doc.source.text
+
+
+def test_an_exponent_raised_in_a_formula_stays_in_its_word():
+    """"H ∈ Rⁿˣᵈ" and "x²" are written as the text layer has them; only a footnote
+    mark (a number, a reference symbol, one letter) after a word is split off."""
+    def draw(page):
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font("helv")
+        writer.append((72, 100), "the input H in R", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "nxd", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " and x", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "2", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " are given, as in practice", font=font,
+                      fontsize=11)
+        writer.append((writer.last_point.x, 96), "3", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), ".", font=font, fontsize=11)
+        writer.write_text(page)
+    words = [w.text for w in process_pdf(_pdf(draw), "exponent.pdf").layout.words]
+    assert "Rnxd" in words and "x2" in words, words
+    assert "practice" in words and "3" in words, words
