@@ -12,7 +12,7 @@ from visualiser.layout.headings import size_class
 from visualiser.layout.items import Item, PageRead, RawLine
 from visualiser.patterns import numbers_aside
 
-RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
+RUNNING_MARGIN = 0.12  # top and bottom share of a page where running heads and feet live
 
 
 def join_rows(items: list[Item]) -> list[Item]:
