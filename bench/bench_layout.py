@@ -11,9 +11,10 @@ row of one table, all under `structure_aware`:
   kept whole in one chunk, share of our word pairs adjacent in the groundtruth;
 - pdf order — share of our word pairs adjacent in the PDF's own content order (as
   `order_score.py`; files with fewer than 50 text-layer words are skipped);
-- order* — the same after NFKC and joining line-end hyphens on both sides: our text
-  writes "detection" and "find" where the page's words are "detec-", "tion" and
-  "ﬁnd", which `order_score.py` counts as disorder;
+- order* — the same after NFKC, a pair counted in order under the PDF's line-end
+  hyphens joined or kept: our text writes "detection" and "find" where the page's
+  words are "detec-", "tion" and "ﬁnd" (and keeps "self-publishing" whole), which
+  `order_score.py` counts as disorder;
 - coverage / inflation — document words found in some chunk, and words stored ÷ words
   of the document (as `coverage_score.py`);
 - box R / P — medians over the chunks of the words of a chunk found inside its boxes,

@@ -130,11 +130,15 @@ def boxes(pdf: pymupdf.Document, chunks: list[dict]) -> tuple[float, float] | No
 
 def pdf_order_normalised(pdf: pymupdf.Document, chunks: list[dict]) -> float | None:
     """Like `pdf_order`, with the PDF's words and ours both NFKC-normalised and the
-    PDF's line-end hyphenation joined ("detec-" + "tion"), as our text is written."""
+    PDF's line-end hyphenation either joined ("detec-" + "tion") or kept: our text
+    joins a word broken by the typesetter and keeps the hyphen of a compound
+    ("self-publishing"), so a pair in order under either spelling is in order."""
     words: list[str] = []
+    unjoined: list[str] = []
     for page in pdf:
         for w in page.get_text("words", sort=False):
             text = unicodedata.normalize("NFKC", w[4])
+            unjoined.append(text)
             last = words[-1] if words else ""
             if len(last) > 1 and last[-1] == "-" and last[-2].isalpha() and text[:1].islower():
                 words[-1] = last[:-1] + text
@@ -143,6 +147,9 @@ def pdf_order_normalised(pdf: pymupdf.Document, chunks: list[dict]) -> float | N
     seq = [t for w in words for t in toks(w)]
     if len(seq) < 50:
         return None
+    pairs = set(zip(seq, seq[1:], strict=False))
+    kept = [t for w in unjoined for t in toks(w)]
+    pairs.update(zip(kept, kept[1:], strict=False))
     normalised = [dict(c, text=unicodedata.normalize("NFKC", c["text"])) for c in chunks]
-    score = _pairs_in(normalised, set(zip(seq, seq[1:], strict=False)))
+    score = _pairs_in(normalised, pairs)
     return None if score != score else score

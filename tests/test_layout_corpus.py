@@ -66,7 +66,7 @@ def test_docling_groundtruth_headings_paragraphs_and_order(chunks_of):
 @pytest.mark.parametrize("name", MULTI_COLUMN)
 def test_multi_column_pages_are_read_in_the_pdf_s_own_order(chunks_of, name):
     """Against the content stream's order, with the PDF's words normalised as our text
-    is (NFKC, line-end hyphens joined): `order_score.py` itself counts "detection"
+    is (NFKC, line-end hyphens joined or kept): `order_score.py` itself counts "detection"
     for "detec-" "tion" as two pairs out of order."""
     chunks = chunks_of(name)
     with pymupdf.open(CORPUS / f"{name}.pdf") as pdf:

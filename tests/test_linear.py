@@ -19,7 +19,9 @@ from operations import count_operations, repeated_layout, without_headings
 
 from tests.conftest import APEX, REPORT
 from visualiser import analysis, labels, pipeline, tokenizers
+from visualiser.layout.items import Item, RawLine
 from visualiser.layout.model import Layout
+from visualiser.layout.order import reading_order
 from visualiser.strategies import STRATEGIES, get_strategy
 
 GROWTH_LIMIT = 2.2  # twice the input: at most 2.2 times the work
@@ -152,3 +154,27 @@ def test_a_quadratic_step_is_caught():
         return sum(1 for i in range(n) for j in range(n) if i < j)
 
     assert count_operations(lambda: pairs(400)) / count_operations(lambda: pairs(200)) > 3.5
+
+
+def _two_column_page(lines: int) -> list[Item]:
+    """A tall page of `lines` lines in each of two columns, written column by column,
+    with a short heading every tenth line (the kind of page `reading_order` cuts into
+    many bands)."""
+    items = []
+    for x0 in (40.0, 320.0):
+        for n in range(lines):
+            top = 40.0 + 14.0 * n
+            text = ["Heading"] if n % 10 == 0 else ["some", "words", "of", "running", "text"]
+            words = [((x0 + 40.0 * k, top, x0 + 40.0 * k + 35.0, top + 12.0), w)
+                     for k, w in enumerate(text)]
+            box = (x0, top, words[-1][0][2], top + 12.0)
+            items.append(Item("line", box, line=RawLine(box, words, 10.0, False, False)))
+    return items
+
+
+def test_reading_order_grows_linearly_with_the_lines_of_a_page():
+    """`order._groups` once re-walked the group's items for every band it added."""
+    reading_order(_two_column_page(10))  # warm
+    a = count_operations(lambda: reading_order(_two_column_page(200)))
+    b = count_operations(lambda: reading_order(_two_column_page(400)))
+    assert b / a <= GROWTH_LIMIT, f"reading order: {a} → {b} operations (×{b / a:.2f})"

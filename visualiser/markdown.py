@@ -19,7 +19,8 @@ from typing import Literal
 
 import numpy
 
-from visualiser.layout.model import Block, Layout, Word
+from visualiser.hyphens import LineEndHyphens
+from visualiser.layout.model import Block, Layout
 from visualiser.patterns import NUMBERED_ITEM
 
 SYNTHETIC = -1
@@ -186,9 +187,9 @@ class _Writer:
         self.parts: list[str] = []
         self.owners: list[int] = []  # per part
         self.length = 0
-        # Words the document spells with a hyphen inside a line ("n-octanal"): when one
-        # is broken at that hyphen, the hyphen is part of the word and stays.
-        self.hyphenated = {_bare(w.text) for w in layout.words if "-" in w.text[1:-1]}
+        # Words broken at a line-end hyphen: joined again, or the hyphen kept where
+        # the document spells the compound with it ("n-octanal"), `hyphens.py`.
+        self.hyphens = LineEndHyphens(lambda: (w.text for w in layout.words))
 
     def word(self, text: str, word_id: int) -> None:
         self.parts.append(text)
@@ -290,8 +291,10 @@ def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
         text = word.text
         if n < last:
             following = sequence[n + 1]
-            if _hyphenated(word, following):
-                if _bare(text + following.text) not in out.hyphenated:
+            joint = (out.hyphens.joint(text, following.text)
+                     if following.line != word.line else None)
+            if joint is not None:
+                if joint == "join":
                     text = text[:-1]
                 parts.append(text)
                 owners.append(word.id)
@@ -307,17 +310,6 @@ def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
             owners.append(word.id)
             length += len(text)
     out.length = length
-
-
-def _bare(text: str) -> str:
-    return text.strip(".,;:!?()[]{}\"'“”‘’").casefold()
-
-
-def _hyphenated(word: Word, following: Word) -> bool:
-    """Is `word` the first half of a word broken across lines with a hyphen?"""
-    text = word.text
-    return (word.line != following.line and len(text) >= 2 and text[-1] in "-\u00ad"
-            and text[-2].isalpha() and following.text[:1].islower())
 
 
 def _write_table(out: _Writer, layout: Layout, parts: list[Block], dropped: set[int]) -> MdBlock:

@@ -13,6 +13,7 @@ row by row.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 
 from visualiser.geometry import BBox, centre, holds_centre
@@ -23,6 +24,7 @@ from visualiser.layout.scripts import right_to_left
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
 _PROSE_WORDS = 4  # a line of this many words is running text
+_HEADING_SIZE = 1.08  # type this much larger than the running text beside it is a heading
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 
 
@@ -102,70 +104,136 @@ def _bands(items: list[Item]) -> list[list[Item]]:
 def _groups(bands: list[list[Item]]) -> list[list[Item]]:
     """Consecutive bands that share a column structure, merged.
 
-    The gutters of a group and the next band together are found from what the group
-    covers (kept as the union of its spans, a handful of intervals) and the band's
-    spans, not from all the group's items again: that made a page of a hundred lines
-    cost thousands of span walks. Only when a piece of a line in the band continues a
-    line of the group (`_spans` would run them together) are the spans walked anew."""
+    Everything the test needs about the group so far is kept up to date band by band
+    (what its spans cover, as a handful of disjoint intervals; its items by `seq`; its
+    column substance, `_Substance`), never found by walking the group's items again:
+    that made a page of a hundred lines cost thousands of item walks. Each band is
+    walked once, and once more when it joins the group."""
+    infos = [_BandInfo(band) for band in bands]
     groups: list[list[Item]] = []
     own: list[Gutter] = []  # the gutters of the last group
     covered: list[Gutter] = []  # what the last group's spans cover, as disjoint intervals
     size = 0.0  # the largest type in the last group
-    seqs: set[int] = set()  # the last group's items
-    for band in bands:
-        band_covered, band_size = _union(_spans(band)), _type_size(band)
+    by_seq: dict[int, Item] = {}  # the last group's items
+    substance = _Substance()  # the last group's column substance
+    for n, info in enumerate(infos):
+        band = info.band
         if groups:
-            merged = groups[-1] + band
-            if _continues_across(seqs, band, groups[-1]):
-                merged_covered = _union(_spans(merged))
-            else:
-                merged_covered = _union(covered + band_covered)
-            merged_size = max(size, band_size)
+            merged_covered = _union(covered + info.covered + _hulls_across(by_seq, band))
+            merged_size = max(size, info.size)
             gutters = _gaps(merged_covered, merged_size)
-            parts = [_structural(groups[-1], own),
-                     _structural(band, _gaps(band_covered, band_size))
-                     if _reliable(band) else []]
-            if _compatible(gutters, [g for g in parts if g]):
-                groups[-1] = merged
+            parts = [g for g in (substance.structural(own), info.structural) if g]
+            following = infos[n + 1].structural if n + 1 < len(infos) else []
+            if _compatible(gutters, parts) or _confirmed(gutters, parts, following):
+                groups[-1].extend(band)
                 own, covered, size = gutters, merged_covered, merged_size
-                seqs.update(i.seq for i in band)
+                by_seq.update((i.seq, i) for i in band)
+                substance.add(band)
                 continue
         groups.append(list(band))
-        own, covered, size = _gaps(band_covered, band_size), band_covered, band_size
-        seqs = {i.seq for i in band}
+        own, covered, size = info.gaps, info.covered, info.size
+        by_seq = {i.seq: i for i in band}
+        substance = _Substance()
+        substance.add(band)
     return groups
+
+
+class _BandInfo:
+    """What `_groups` needs of one band, found once: what its spans cover, its type
+    size, its gutters, and those of them that are column structure (`_structural`;
+    none when the band is one line split at a wide space, `_reliable`)."""
+
+    def __init__(self, band: list[Item]) -> None:
+        self.band = band
+        self.covered = _union(_spans(band))
+        self.size = _type_size(band)
+        self.gaps = _gaps(self.covered, self.size)
+        self.structural = _structural(band, self.gaps) if self.gaps and _reliable(band) else []
+
+
+def _hulls_across(by_seq: dict[int, Item], band: list[Item]) -> list[Gutter]:
+    """The extents that pieces of one line cover where a piece in `band` runs on from
+    (or into) a piece in the group `by_seq` (`_spans` joins them): with these, the
+    union of the group's and the band's covered intervals is what the spans of both
+    together cover."""
+    hulls: list[Gutter] = []
+    for b in band:
+        for a, c in ((by_seq.get(b.seq - 1), b), (b, by_seq.get(b.seq + 1))):
+            if a is not None and c is not None and _joined(a, c):
+                hulls.append((min(a.bbox[0], c.bbox[0]), max(a.bbox[2], c.bbox[2])))
+    return hulls
+
+
+class _Substance:
+    """`_structural` of a growing group, kept up to date item by item: the centres of
+    the items that are column substance whatever else is in the group (pictures,
+    tables, running text), kept sorted, and the other lines sorted by the height and
+    size that make them a title or a heading once the group's medians are known."""
+
+    def __init__(self) -> None:
+        self.always: list[float] = []  # centres, sorted
+        self.heights: list[float] = []  # every line's height, sorted (for `title`)
+        self.prose: list[float] = []  # the type sizes of running text, sorted
+        self.by_height: list[tuple[float, float]] = []  # (height, centre) of short lines
+        self.by_size: list[tuple[float, float]] = []  # (size, centre) of short wordy lines
+
+    def add(self, items: list[Item]) -> None:
+        for item in items:
+            centre = (item.bbox[0] + item.bbox[2]) / 2
+            if item.kind != "line":
+                insort(self.always, centre)
+                continue
+            height = item.bbox[3] - item.bbox[1]
+            insort(self.heights, height)
+            if item.line is None:
+                continue
+            if len(item.line.words) >= _PROSE_WORDS:
+                insort(self.always, centre)
+                insort(self.prose, item.line.size)
+                continue
+            insort(self.by_height, (height, centre))
+            if _wordy(item.line.text):
+                insort(self.by_size, (item.line.size, centre))
+
+    def structural(self, gutters: list[Gutter]) -> list[Gutter]:
+        """As `_structural(items, gutters)` of the items added so far."""
+        if not gutters:
+            return gutters
+        heights, prose = self.heights, self.prose
+        title = 1.5 * heights[len(heights) // 2] if heights else float("inf")
+        heading = _HEADING_SIZE * prose[len(prose) // 2] if prose else float("inf")
+        # the few lines set large enough: a suffix of each sorted list
+        large = sorted([c for _, c in self.by_height[bisect_left(self.by_height, (title,)):]]
+                       + [c for _, c in self.by_size[bisect_left(self.by_size, (heading,)):]])
+
+        def any_in(low: float, high: float) -> bool:  # a centre c with low < c <= high
+            return any(bisect_right(c, high) > bisect_right(c, low)
+                       for c in (self.always, large))
+
+        edges = [float("-inf")] + [g[1] for g in gutters] + [float("inf")]
+        columns = [any_in(edges[n], edges[n + 1]) for n in range(len(gutters) + 1)]
+        return [g for n, g in enumerate(gutters) if columns[n] and columns[n + 1]]
 
 
 def _structural(items: list[Item], gutters: list[Gutter]) -> list[Gutter]:
     """The gutters of `items` that part columns of substance: running text (a line
-    of `_PROSE_WORDS` words or more), a title set large, a table or a picture on
-    both sides. The gaps between the pieces of a displayed formula ("V(A) = IDF(w)",
-    "Σ", "exp(−") or between a diagram's labels are no column structure to keep
-    apart from the columns around them."""
+    of `_PROSE_WORDS` words or more), a title set large, a heading set larger than
+    the running text, a table or a picture on both sides. The gaps between the pieces
+    of a displayed formula ("V(A) = IDF(w)", "Σ", "exp(−") or between a diagram's
+    labels are no column structure to keep apart from the columns around them."""
     if not gutters:
         return gutters
-    heights = sorted(i.bbox[3] - i.bbox[1] for i in items if i.kind == "line")
-    title = 1.5 * heights[len(heights) // 2] if heights else float("inf")
-    columns: list[bool] = [False] * (len(gutters) + 1)
-    for item in items:
-        if item.kind != "line" or (item.line is not None and (
-                len(item.line.words) >= _PROSE_WORDS or item.bbox[3] - item.bbox[1] >= title)):
-            centre = (item.bbox[0] + item.bbox[2]) / 2
-            columns[sum(1 for g in gutters if centre > g[1])] = True
-    return [g for n, g in enumerate(gutters) if columns[n] and columns[n + 1]]
+    substance = _Substance()
+    substance.add(items)
+    return substance.structural(gutters)
 
-def _continues_across(seqs: set[int], band: list[Item], group: list[Item]) -> bool:
-    """Does an item of `band` run on from (or into) an item of `group` as `_spans`
-    joins the pieces of one line: next in the PDF's order, on the same row, close?"""
-    neighbours = [i for i in band if i.seq - 1 in seqs or i.seq + 1 in seqs]
-    if not neighbours:
-        return False
-    by_seq = {i.seq: i for i in group}
-    for b in neighbours:
-        for a, c in ((by_seq.get(b.seq - 1), b), (b, by_seq.get(b.seq + 1))):
-            if a is not None and c is not None and _joined(a, c):
-                return True
-    return False
+
+def _wordy(text: str) -> bool:
+    """Is `text` made of words ("Abstract", "1 Introduction"), not the pieces of a
+    formula set in a larger math font ("L(qi, p+", "Σ")?"""
+    letters = sum(c.isalpha() for c in text)
+    return letters >= 0.6 * len(text.replace(" ", "")) and any(
+        len(word) >= 3 and word.isalpha() for word in text.split())
 
 
 def _reliable(band: list[Item]) -> bool:
@@ -197,6 +265,31 @@ def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
 
     return (all(any(overlaps(m, o) for m in merged) for part in parts for o in part)
             and any(kept(m, o) for part in parts for o in part for m in merged))
+
+
+def _confirmed(merged: list[Gutter], parts: list[list[Gutter]],
+               following: list[Gutter]) -> bool:
+    """Is a gutter that a band narrows (`_compatible` refuses it) the true gutter all
+    the same, because the band after it has its gutter where the narrowed one ends? A
+    column's text is wider than the table or picture above it: its edge narrows the
+    gutter seen so far to the one the column keeps below. (A line centred above two
+    columns narrows their gutter to less than the columns below keep.)"""
+    if not following or not parts:
+        return False
+    gutters = [o for part in parts for o in part]
+
+    def overlaps(m: Gutter, o: Gutter) -> bool:
+        return m[0] < o[1] and o[0] < m[1]
+
+    def holds(m: Gutter, o: Gutter) -> bool:
+        """Does `o` keep the edges of `m` that the band moved?"""
+        moved_left = any(overlaps(m, g) and g[0] < m[0] - 1.0 for g in gutters)
+        moved_right = any(overlaps(m, g) and g[1] > m[1] + 1.0 for g in gutters)
+        return (overlaps(m, o) and (not moved_left or o[0] >= m[0] - 1.0)
+                and (not moved_right or o[1] <= m[1] + 1.0))
+
+    return (all(any(overlaps(m, o) for m in merged) for o in gutters)
+            and all(any(holds(m, o) for m in merged) for o in following))
 
 
 def _gutters(items: list[Item]) -> list[Gutter]:

@@ -9,6 +9,7 @@ space; `build.py` makes the Layout from it.
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -305,7 +306,8 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
 def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[WordBox]:
     """A footnote mark set small and raised against a word ("risk¹", "상해1)나") is a
     word of its own, with its own box: the text layer has no space there, but a reader
-    sees a word and its mark."""
+    sees a word and its mark. (Other raised text, an ordinal or an exponent, stays in
+    its word: `_cut`.)"""
     marks = [(s["bbox"], s["text"].strip()) for s in spans
              if s["flags"] & 1 and s["size"] < 0.85 * size and s["text"].strip()]
     if not marks:
@@ -321,6 +323,10 @@ def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[W
     return out
 
 
+# What a footnote mark is: numbers ("12", "1,3", "2)"), reference symbols, one letter
+_FOOTNOTE_MARK = re.compile(r"\(?\d[\d,\-–]*\)?|[*∗†‡§¶⋆#]+|[a-z]")
+
+
 def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox]:
     """`piece` cut into the text before the mark, the mark, and the text after it,
     the boxes split where the mark begins and ends."""
@@ -332,6 +338,11 @@ def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox
     if not starts:
         return [piece]
     i = min(starts, key=lambda start: abs(start - guess))
+    before = text[:i]
+    if not _FOOTNOTE_MARK.fullmatch(mark) or (len(before) == 1 and before.isalpha()):
+        # raised, but no footnote mark: an ordinal ("10ᵗʰ"), an exponent or index in
+        # a formula ("Rⁿˣᵈ", "x²", "h⊤"): part of its word, as the text layer has it
+        return [piece]
     cut = [(text[:i], (x0, y0, mark_box[0], y1)),
            (mark, (mark_box[0], mark_box[1], mark_box[2], mark_box[3])),
            (text[i + len(mark):], (mark_box[2], y0, x1, y1))]

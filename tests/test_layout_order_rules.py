@@ -1,0 +1,113 @@
+"""Reading-order rules, one small generated PDF each: headings beside a running
+column, and the like (the column rules shared with other layout rules are in
+test_layout_rules.py)."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from visualiser.pipeline import process_pdf
+
+
+def _pdf(draw) -> bytes:  # type: ignore[no-untyped-def]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    draw(page)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def _words(marker: str, n: int) -> str:
+    return " ".join(f"{marker}{i}" for i in range(n))
+
+
+def _positions(text: str, marker: str) -> list[int]:
+    return [i for i, word in enumerate(text.split()) if word.startswith(marker)]
+
+
+def test_a_heading_atop_one_column_beside_the_other_s_text_starts_the_columns():
+    """A paper's first page: title and authors across the page, then "Abstract"
+    centred over the left column, level with the first line of the right column
+    (which carries on the text of the left one below the abstract). The heading must
+    not be read as one more row of the title block, pulling the right column's first
+    lines before the abstract."""
+    def draw(page):
+        page.insert_text((150, 80), "Preemptive Extraction of Relations", fontsize=16)
+        page.insert_text((200, 110), "someone@example.org", fontsize=10, fontname="cour")
+        page.insert_text((150, 160), "Abstract", fontsize=12, fontname="hebo")
+        # written as typeset: the left column, then the right one
+        left = page.insert_textbox(pymupdf.Rect(60, 175, 296, 700), _words("left", 160),
+                                   fontsize=10)
+        right = page.insert_textbox(pymupdf.Rect(316, 150, 560, 700), _words("right", 180),
+                                    fontsize=10)
+        assert left >= 0 and right >= 0
+    text = process_pdf(_pdf(draw), "abstract.pdf").source.text
+    left, right = _positions(text, "left"), _positions(text, "right")
+    assert len(left) == 160 and len(right) == 180
+    assert text.index("Abstract") < text.index("left0") < text.index("right0")
+    assert max(left) < min(right)
+
+
+def _picture(page: pymupdf.Page, rect: pymupdf.Rect) -> None:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pix.clear_with(180)
+    page.insert_image(rect, pixmap=pix)
+
+
+def test_a_column_wider_than_the_picture_atop_it_is_still_one_column():
+    """A picture narrower than its column, the column's text below it running out to
+    the column's edge: the gutter seen beside the picture narrows at the text, yet
+    the left column is read whole before the right one."""
+    def draw(page):
+        _picture(page, pymupdf.Rect(90, 60, 240, 200))
+        # justified, as papers are: the text runs out to the column's edge
+        left = page.insert_textbox(pymupdf.Rect(60, 206, 300, 700), _words("left", 180),
+                                   fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY)
+        # the right column's paragraph break is level with the left column's first line
+        right = min(page.insert_textbox(pymupdf.Rect(312, 60, 560, 204), _words("right", 50),
+                                        fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY),
+                    page.insert_textbox(pymupdf.Rect(312, 224, 560, 700),
+                                        _words("right", 240)[len(_words("right", 50)):],
+                                        fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY))
+        assert left >= 0 and right >= 0
+    text = process_pdf(_pdf(draw), "narrow.pdf").source.text
+    left, right = _positions(text, "left"), _positions(text, "right")
+    assert len(left) == 180 and len(right) == 240
+    assert max(left) < min(right)
+
+
+def test_an_ordinal_suffix_raised_after_a_number_stays_in_its_word():
+    """"10ᵗʰ" reads "10th"; a footnote mark raised the same way ("risk¹²") is a word
+    of its own (test_layout_rules.py)."""
+    def draw(page):
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font("helv")
+        writer.append((72, 100), "Updated on the 10", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "th", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " and 2", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "nd", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " of each month.", font=font, fontsize=11)
+        writer.write_text(page)
+    doc = process_pdf(_pdf(draw), "ordinal.pdf")
+    assert "on the 10th and 2nd of each month" in doc.source.text
+
+
+def test_an_exponent_raised_in_a_formula_stays_in_its_word():
+    """"H ∈ Rⁿˣᵈ" and "x²" are written as the text layer has them; only a footnote
+    mark (a number, a reference symbol, one letter) after a word is split off."""
+    def draw(page):
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font("helv")
+        writer.append((72, 100), "the input H in R", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "nxd", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " and x", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "2", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), " are given, as in practice", font=font,
+                      fontsize=11)
+        writer.append((writer.last_point.x, 96), "3", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), ".", font=font, fontsize=11)
+        writer.write_text(page)
+    words = [w.text for w in process_pdf(_pdf(draw), "exponent.pdf").layout.words]
+    assert "Rnxd" in words and "x2" in words, words
+    assert "practice" in words and "3" in words, words
