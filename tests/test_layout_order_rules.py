@@ -111,3 +111,19 @@ def test_an_exponent_raised_in_a_formula_stays_in_its_word():
     words = [w.text for w in process_pdf(_pdf(draw), "exponent.pdf").layout.words]
     assert "Rnxd" in words and "x2" in words, words
     assert "practice" in words and "3" in words, words
+
+
+def test_a_footnote_mark_raised_after_a_one_syllable_word_is_its_own_word():
+    """A single Hangul syllable is a word ("각 목⁴⁾에 규정된"), not a formula's
+    variable: the raised "4)" after it is a footnote mark, split off as after "x" it
+    would not be."""
+    def draw(page):
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font("korea")
+        writer.append((72, 100), "감염병으로서 제2호 각 목", font=font, fontsize=11)
+        writer.append((writer.last_point.x, 96), "4)", font=font, fontsize=6)
+        writer.append((writer.last_point.x, 100), "에 규정된 감염병을 말한다.", font=font,
+                      fontsize=11)
+        writer.write_text(page)
+    words = [w.text for w in process_pdf(_pdf(draw), "mark.pdf").layout.words]
+    assert words[3:6] == ["목", "4)", "에"], words

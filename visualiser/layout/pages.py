@@ -327,6 +327,13 @@ def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[W
 _FOOTNOTE_MARK = re.compile(r"\(?\d[\d,\-–]*\)?|[*∗†‡§¶⋆#]+|[a-z]")
 
 
+def _a_variable(text: str) -> bool:
+    """One letter of a script with case ("x", "h", "α") is a formula's variable, so a
+    number raised after it is its exponent. One syllable of a script without case
+    ("목" in "각 목⁴⁾에") is a word of its own, and the number its footnote mark."""
+    return len(text) == 1 and text.isalpha() and text.lower() != text.upper()
+
+
 def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox]:
     """`piece` cut into the text before the mark, the mark, and the text after it,
     the boxes split where the mark begins and ends."""
@@ -339,7 +346,7 @@ def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox
         return [piece]
     i = min(starts, key=lambda start: abs(start - guess))
     before = text[:i]
-    if not _FOOTNOTE_MARK.fullmatch(mark) or (len(before) == 1 and before.isalpha()):
+    if not _FOOTNOTE_MARK.fullmatch(mark) or _a_variable(before):
         # raised, but no footnote mark: an ordinal ("10ᵗʰ"), an exponent or index in
         # a formula ("Rⁿˣᵈ", "x²", "h⊤"): part of its word, as the text layer has it
         return [piece]
