@@ -127,3 +127,32 @@ def test_a_footnote_mark_raised_after_a_one_syllable_word_is_its_own_word():
         writer.write_text(page)
     words = [w.text for w in process_pdf(_pdf(draw), "mark.pdf").layout.words]
     assert words[3:6] == ["목", "4)", "에"], words
+
+
+def test_a_right_column_starting_beside_a_heading_bar_is_read_after_the_left_one():
+    """A report's page: a full-width summary, then two columns that start staggered —
+    a numbered heading on a tinted bar atop the left column, the right column's first
+    lines (the end of the left column's text) level with it and just above. Each of
+    those rows holds one column only: they must not be read with the summary above,
+    before the left column, but at the top of the right column."""
+    def draw(page):
+        assert page.insert_textbox(pymupdf.Rect(60, 60, 552, 170), _words("summary", 40),
+                                   fontsize=11) >= 0
+        page.draw_rect(pymupdf.Rect(60, 204, 296, 227), color=None, fill=(0.85, 0.9, 1))
+        page.insert_text((66, 220), "1", fontsize=14, fontname="hebo")
+        page.insert_text((84, 220), "Introduction", fontsize=14, fontname="hebo")
+        # the right column begins higher than the heading, its rows staggered against
+        # the heading's so that no row crosses the gutter
+        for n, y in enumerate((188, 206, 234)):
+            page.insert_text((318, y), _words(f"r{n}x", 5), fontsize=11)
+        left = page.insert_textbox(pymupdf.Rect(60, 240, 296, 760), _words("left", 120),
+                                   fontsize=11)
+        right = page.insert_textbox(pymupdf.Rect(318, 240, 552, 760), _words("rest", 120),
+                                    fontsize=11)
+        assert left >= 0 and right >= 0
+    text = process_pdf(_pdf(draw), "staggered.pdf").source.text
+    words = text.split()
+    firsts = [words.index(f"r{n}x0") for n in range(3)]
+    assert max(_positions(text, "summary")) < words.index("Introduction")
+    assert max(_positions(text, "left")) < min(firsts), text[:600]
+    assert max(firsts) < min(_positions(text, "rest"))

@@ -116,6 +116,7 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
     size = 0.0  # the largest type in the last group
     by_seq: dict[int, Item] = {}  # the last group's items
     substance = _Substance()  # the last group's column substance
+    members: list[int] = []  # the bands of the last group
     for n, info in enumerate(infos):
         band = info.band
         if groups:
@@ -126,16 +127,66 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
             following = infos[n + 1].structural if n + 1 < len(infos) else []
             if _compatible(gutters, parts) or _confirmed(gutters, parts, following):
                 groups[-1].extend(band)
+                members.append(n)
                 own, covered, size = gutters, merged_covered, merged_size
                 by_seq.update((i.seq, i) for i in band)
                 substance.add(band)
                 continue
-        groups.append(list(band))
-        own, covered, size = info.gaps, info.covered, info.size
-        by_seq = {i.seq: i for i in band}
+        start = n
+        if groups and info.structural:
+            start = _column_starts(infos, members, n)
+        pulled = [i for m in range(start, n) for i in infos[m].band]
+        if pulled:
+            kept = {id(i) for i in pulled}
+            groups[-1] = [i for i in groups[-1] if id(i) not in kept]
+        groups.append(pulled + list(band))
+        members = list(range(start, n + 1))
+        own = info.gaps
+        covered = _union([c for m in members for c in infos[m].covered])
+        size = max(infos[m].size for m in members)
+        by_seq = {i.seq: i for i in groups[-1]}
         substance = _Substance()
-        substance.add(band)
+        substance.add(groups[-1])
     return groups
+
+
+def _column_starts(infos: list[_BandInfo], members: list[int], n: int) -> int:
+    """Where the columns that band `n` opens begin: the last bands of the group before
+    (`members`) that lie wholly on one side of its gutters, each set close above the
+    next and aligned with the column it stands over, belong to the columns. Columns
+    start staggered when a heading on a tinted bar opens one of them: the other's
+    first lines, beside the heading, are bands of one column each and had joined the
+    full-width text above. (A line set apart above, or not aligned with the column
+    below, as a right-aligned author's name, stays where it is.)"""
+    gutters, start = infos[n].structural, n
+    while len(members) > 1 and members[-1] == start - 1:
+        band = infos[start - 1].band
+        below = [i for m in range(start, n + 1) for i in infos[m].band]
+        if not all(_beside_gutters(i, gutters) and _atop_column(i, below, gutters)
+                   for i in band):
+            break
+        members, start = members[:-1], start - 1
+    return start
+
+
+def _beside_gutters(item: Item, gutters: list[Gutter]) -> bool:
+    return all(item.bbox[2] <= g[0] or item.bbox[0] >= g[1] for g in gutters)
+
+
+def _atop_column(item: Item, below: list[Item], gutters: list[Gutter]) -> bool:
+    """Is `item` set close above the lines `below` on its side of `gutters`, its edge
+    aligned with theirs (a paragraph's indent apart at most)?"""
+    if item.line is None:
+        return False
+    side = sum(1 for g in gutters if item.bbox[0] >= g[1])
+    column = [i for i in below if sum(1 for g in gutters if i.bbox[0] >= g[1]) == side]
+    if not column:
+        return False
+    size = item.line.size
+    top = min(i.bbox[1] for i in below)
+    aligned = any(abs(i.bbox[0] - item.bbox[0]) <= 2 * size
+                  or abs(i.bbox[2] - item.bbox[2]) <= 2 * size for i in column)
+    return aligned and top - item.bbox[3] <= 0.75 * size
 
 
 class _BandInfo:
