@@ -54,8 +54,9 @@ def repeated_layout(layout: Layout, times: int, distinct: bool = True) -> Layout
         dp, dw, dl, db = k * pages, k * words, k * lines, k * blocks
         out.pages += [replace(p, number=p.number + dp) for p in layout.pages]
         mark = f"{k:03d}" if distinct else ""
-        out.words += [replace(w, id=w.id + dw, page=w.page + dp, line=w.line + dl,
-                              text=w.text + mark)
+        # a Word is a named tuple (`model.py`), not a dataclass
+        out.words += [w._replace(id=w.id + dw, page=w.page + dp, line=w.line + dl,
+                                 text=w.text + mark)
                       for w in layout.words]
         out.lines += [replace(line, id=line.id + dl, page=line.page + dp,
                               word_ids=tuple(i + dw for i in line.word_ids))

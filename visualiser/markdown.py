@@ -19,7 +19,7 @@ from typing import Literal
 
 import numpy
 
-from visualiser.hyphens import LineEndHyphens
+from visualiser.hyphens import SOFT_HYPHEN, LineEndHyphens
 from visualiser.layout.model import Block, Layout
 from visualiser.patterns import NUMBERED_ITEM
 
@@ -282,34 +282,37 @@ def _groups(layout: Layout) -> Iterator[list[Block]]:
 def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
     """Words joined by spaces; a word hyphenated at a line end is joined again
     ("detec-" + "tion" → "detection"), each part still owned by its own word."""
-    sequence = [layout.words[w] for w in word_ids]
-    # `_Writer.word` and `.synthetic` written out: this loop runs once per word
-    parts, owners = out.parts, out.owners
-    length = out.length
-    last = len(sequence) - 1
-    for n, word in enumerate(sequence):
-        text = word.text
-        if n < last:
-            following = sequence[n + 1]
-            joint = (out.hyphens.joint(text, following.text)
-                     if following.line != word.line else None)
-            if joint is not None:
-                if joint == "join":
-                    text = text[:-1]
-                parts.append(text)
-                owners.append(word.id)
-                length += len(text)
-                continue
-            parts.append(text)
-            parts.append(" ")
-            owners.append(word.id)
-            owners.append(SYNTHETIC)
-            length += len(text) + 1
-        else:
-            parts.append(text)
-            owners.append(word.id)
-            length += len(text)
-    out.length = length
+    words = layout.words
+    sequence = [words[w] for w in word_ids]
+    if not sequence:
+        return
+    texts = [word.text for word in sequence]
+    ids = [word.id for word in sequence]
+    # Written as whole lists, word, space, word...: this runs once per word of the
+    # document. Only a word that ends in a hyphen and ends its line can be written
+    # without the space after it (`LineEndHyphens.joint` says None for any other).
+    glued: list[int] = []  # words written without the space after them
+    for n in [n for n, text in enumerate(texts[:-1]) if text[-1:] in _HYPHENS]:
+        if sequence[n + 1].line == sequence[n].line:
+            continue
+        joint = out.hyphens.joint(texts[n], texts[n + 1])  # texts[n + 1] not cut yet
+        if joint is not None:
+            glued.append(n)
+            if joint == "join":
+                texts[n] = texts[n][:-1]
+    parts = [" "] * (2 * len(texts) - 1)
+    parts[0::2] = texts
+    owners = [SYNTHETIC] * len(parts)
+    owners[0::2] = ids
+    for n in reversed(glued):  # the space after word n, last first
+        del parts[2 * n + 1]
+        del owners[2 * n + 1]
+    out.parts.extend(parts)
+    out.owners.extend(owners)
+    out.length += sum(map(len, parts))
+
+
+_HYPHENS = ("-", SOFT_HYPHEN)  # what a word broken at a line end ends with
 
 
 def _write_table(out: _Writer, layout: Layout, parts: list[Block], dropped: set[int]) -> MdBlock:

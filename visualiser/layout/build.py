@@ -69,6 +69,9 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
     return gaps.most_common(1)[0][0] if gaps else 0.0
 
 
+# `Word(*fields)` without the Python-level `__new__` of a named tuple: the hot loop
+_new_tuple = tuple.__new__
+
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
@@ -203,8 +206,9 @@ class _Builder:
             words, boxes = words[1:], boxes[1:]  # the list marker: markdown writes "- "
         all_words = self.layout.words
         first = len(all_words)
-        all_words.extend(map(Word, range(first, first + len(words)), repeat(self.page),
-                             [text for _, text in words], boxes, repeat(line_id)))
+        all_words.extend(map(_new_tuple, repeat(Word), zip(
+            range(first, first + len(words)), repeat(self.page), [text for _, text in words],
+            boxes, repeat(line_id))))
         self.layout.lines.append(Line(line_id, self.page, self.display(bbox),
                                       tuple(range(first, len(all_words)))))
         return line_id

@@ -9,7 +9,7 @@ rendered page image.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from visualiser.geometry import BBox
 
@@ -25,9 +25,13 @@ class Page:
     ocr: bool = False  # words came from Tesseract, not the text layer
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
-    """A word as the page shows it: the unit of provenance."""
+class Word(NamedTuple):
+    """A word as the page shows it: the unit of provenance.
+
+    A named tuple, not a frozen dataclass like the other parts: a long document has
+    hundreds of thousands of words, and a tuple is made in C (`tuple.__new__`, see
+    `build.py`) where a frozen dataclass sets each field through `object.__setattr__`;
+    it is as immutable, and read by the same attribute names."""
 
     id: int
     page: int

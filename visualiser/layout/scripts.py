@@ -105,6 +105,13 @@ def right_to_left(texts: Iterable[str]) -> bool:
     """Are `texts` (a page's lines) written mostly right to left? More letters of a
     right-to-left script than of a left-to-right one: Latin names, numbers and
     formulas inside Arabic running text do not turn the page around."""
+    texts = list(texts)
+    # No ASCII character is right to left, so a page without a right-to-left letter
+    # among its other characters (nearly every page) is decided without counting its
+    # left-to-right letters one by one.
+    others = "".join(text for text in texts if not text.isascii()).translate(_ASCII_DROPPED)
+    if not any(unicodedata.bidirectional(c) in ("R", "AL") for c in set(others)):
+        return False
     rtl = ltr = 0
     for text in texts:
         if text.isascii():  # the usual line, decided in C
@@ -119,6 +126,9 @@ def right_to_left(texts: Iterable[str]) -> bool:
     return rtl > ltr
 
 
+_ASCII_DROPPED = dict.fromkeys(range(128))  # str.translate: ASCII characters removed
+
+
 def is_wide(c: str) -> bool:
     """CJK ideographs, kana, hangul and their full-width punctuation."""
     return unicodedata.east_asian_width(c) in ("W", "F")
@@ -128,7 +138,8 @@ def needs_chars(text: str) -> bool:
     """Does a line's text need the character-level treatment of this module?"""
     if text.isascii():
         return False
-    return any(is_rtl(c) or is_wide(c) for c in text)
+    # ASCII characters are neither right to left nor wide: only the others are looked up
+    return any(is_rtl(c) or is_wide(c) for c in set(text.translate(_ASCII_DROPPED)))
 
 
 @dataclass(slots=True)
