@@ -420,9 +420,7 @@ function showReport(report, wanted, index = null) {
   fillTypes(report);
   markOcr(report);
   minimap.draw(report, colour);
-  // In the next frame, whose layout is due anyway: read here, the column's height would
-  // lay out the side panel just rebuilt twice (about 0.1 s on the 619-page rulebook).
-  requestAnimationFrame(showInView);
+  showInView();
   applyTools();
   column.redraw();
   const keep = wanted !== null && wanted < report.chunks.length ? wanted : null;
