@@ -71,3 +71,69 @@ def test_the_first_view_asks_for_the_images_rendered_at_processing(chromium, ser
                              for url in first), asked
         # served from the files rendered at processing, not drawn again
         assert {n: path.stat().st_mtime_ns for n, path in ahead.items()} == written
+
+
+def stored_a4(tab, server, name: str) -> str:
+    """A stored A4 document, processed: its viewer URL."""
+    data = a4_pdf(5) + name.encode()  # bytes of its own: its own document
+    kb = tab.request.post(f"{server.url}/api/knowledgebases", data={"name": name}).json()
+    uploaded = tab.request.post(
+        f"{server.url}/api/knowledgebases/{kb['id']}/documents",
+        multipart={"file": {"name": f"{name}.pdf", "mimeType": "application/pdf",
+                            "buffer": data}}).json()
+    deadline = time.monotonic() + 60
+    while tab.request.get(f"{server.url}{uploaded['links']['self']}").json()["state"] \
+            == "processing":
+        assert time.monotonic() < deadline, "still processing after 60 s"
+        time.sleep(0.05)
+    return f"{server.url}{uploaded['links']['viewer']}"
+
+
+def test_the_first_screen_images_are_preloaded_and_asked_for_once(chromium, server):
+    with open_tab(chromium, server) as tab:
+        viewer = stored_a4(tab, server, "preloaded")
+        asked: list[str] = []
+        tab.on("request", lambda request: asked.append(request.url)
+               if "/pages/" in request.url and ".png" in request.url else None)
+        tab.goto(viewer)
+        tab.wait_for_selector(VIEWER_READY)
+        tab.wait_for_selector('section.page[data-page="2"][data-loaded]')
+        preloads = tab.eval_on_selector_all('link[rel="preload"][as="image"]',
+                                            "links => links.map(l => l.href)")
+        assert [url.split("/pages/")[1] for url in preloads] == [
+            f"{n}.png?scale={render.FIRST_SCREEN_SCALE}"
+            for n in range(1, render.FIRST_SCREEN_PAGES + 1)]
+        # the column's <img> takes the preloaded image: one request per page, not two
+        for number in (1, 2):
+            assert sum(f"/pages/{number}.png" in url for url in asked) == 1, asked
+        # a view opening at page 4 preloads pages 4 and 5 (the last), a zoomed one none
+        tab.goto(f"{viewer}?page=4")
+        assert [url.split("/pages/")[1].split("?")[0] for url in tab.eval_on_selector_all(
+            'link[rel="preload"][as="image"]', "links => links.map(l => l.href)")] == [
+            "4.png", "5.png"]
+        tab.goto(f"{viewer}?zoom=200")
+        assert tab.locator('link[rel="preload"][as="image"]').count() == 0
+
+
+def test_a_report_shown_before_is_shown_again_without_asking_the_server(chromium, server):
+    with open_tab(chromium, server) as tab:
+        tab.goto(stored_a4(tab, server, "warm switch"))
+        tab.wait_for_selector(VIEWER_READY)
+        asked: list[str] = []
+        tab.on("request", lambda request: asked.append(request.url)
+               if "/chunks" in request.url else None)
+        select = '[data-testid="strategy-select"]'
+        shown = {}
+        for strategy in ("token_based", "fixed_tokens", "token_based", ""):
+            tab.select_option(select, strategy)
+            tab.wait_for_selector(VIEWER_READY)
+            tab.wait_for_selector('section.page[data-page="1"] svg.overlay g.box')
+            summary = tab.inner_text('[data-testid="counts"]')
+            assert shown.setdefault(strategy or "stored", summary) == summary
+        # token_based and the stored chunks were shown before: not asked for again
+        assert [url.split("?")[1].split("&")[0] for url in asked] == [
+            "strategy=token_based", "strategy=fixed_tokens"], asked
+        # the list, the boxes and the keyboard work on the report shown again
+        tab.keyboard.press("j")
+        assert tab.locator('[data-testid="chunk-list"] > li.selected').count() == 1
+        assert tab.locator('section.page[data-page="1"] g.box.selected').count() >= 1

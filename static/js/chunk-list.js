@@ -9,17 +9,21 @@ import { listEntry } from "./panels.js";
 // A few screenfuls of entries at once (the panel shows about six); the rest come while
 // the browser is idle. Each entry built before page 1's boxes costs their arrival
 // about 0.4 ms here (a warm switch of strategy on the 619-page rulebook built 200).
-const FIRST = 60;
+const FIRST = 24;
 const BATCH = 300;
 const idle = window.requestIdleCallback || ((run) => setTimeout(run, 1));
 const PER_MS = 10; // entries built per millisecond (1,451 in about 0.12 s, traced)
+// At most this many per idle moment, however long it is: the frame after it lays the
+// new entries out, outside the idle time (500 entries from a 50 ms idle moment cost the
+// next frame about 80 ms, traced, in the middle of a strategy switch).
+export const IDLE_MOST = 80;
 
 /** How many entries fit what is left of the idle moment, so that a click or a page
  * jump arriving meanwhile is not held up behind a whole batch (`fallback` where the
  * browser has no requestIdleCallback). */
 export function idleBatch(deadline, fallback) {
   if (!deadline?.timeRemaining) return fallback;
-  return Math.max(PER_MS, Math.floor(deadline.timeRemaining()) * PER_MS);
+  return Math.min(IDLE_MOST, Math.max(PER_MS, Math.floor(deadline.timeRemaining()) * PER_MS));
 }
 const cancelIdle = window.cancelIdleCallback || clearTimeout;
 

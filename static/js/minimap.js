@@ -26,12 +26,20 @@ export class Minimap {
       this.pagesLayer.append(rect);
     }
     this.boxes = s("g", { class: "mini-boxes" });
+    this.built = new WeakMap(); // report -> its boxes, gone with the report
     this.svg.append(this.pagesLayer, this.boxes, this.view);
     el.replaceChildren(this.svg);
     el.addEventListener("click", (event) => this.#go(event));
   }
 
   draw(report, colour) {
+    // A report shown again (a warm switch) gets the boxes built for it the first time.
+    const built = report ? this.built.get(report) : null;
+    if (built) {
+      this.boxes.replaceWith(built);
+      this.boxes = built;
+      return;
+    }
     const boxes = s("g", { class: "mini-boxes" });
     const info = new Map(this.pages.map((p) => [p.number, p]));
     for (const chunk of report?.chunks || []) {
@@ -47,6 +55,7 @@ export class Minimap {
     }
     this.boxes.replaceWith(boxes);
     this.boxes = boxes;
+    if (report) this.built.set(report, boxes);
   }
 
   /** The part in view, as fractions of the column's scroll height. */

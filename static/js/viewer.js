@@ -73,6 +73,31 @@ const state = {
   words: new Map(), // page -> Promise of its words, for search highlights
 };
 let fontReady = false; // labels are drawn in the served font
+
+// Reports already shown, parsed and indexed, by their query: switching back to one
+// (a warm switch) neither asks the server again nor parses megabytes of JSON (the
+// 619-page rulebook's report is 3.3 MB; parsing it took a third of a warm switch). The
+// few most recent, so a long session does not keep every report it ever saw.
+const SHOWN_KEPT = 4;
+const shownReports = new Map(); // apiQuery -> {report, index}
+
+function rememberReport(query, report, index) {
+  shownReports.delete(query);
+  shownReports.set(query, { report, index });
+  while (shownReports.size > SHOWN_KEPT) shownReports.delete(shownReports.keys().next().value);
+}
+
+/** A report shown before under `query`, as it was then: only one that cannot have
+ * changed since (a preview, an import, a sample's report, a stored document's chunks
+ * once it is ready; never an error or a document still being processed). */
+function shownBefore(query) {
+  const kept = shownReports.get(query);
+  if (!kept) return null;
+  rememberReport(query, kept.report, kept.index); // the most recent again
+  return kept;
+}
+
+const cacheable = (body) => !stored || body.preview || body.state === "ready";
 const SLOW_MS = 300; // a report taking longer than this fades the list it replaces
 
 // --- pages: images and overlays, only for pages near the viewport --------------------
@@ -379,10 +404,10 @@ function clearReport() {
   els.viewer.classList.remove("has-selection");
 }
 
-function showReport(report, wanted) {
+function showReport(report, wanted, index = null) {
   clearReport();
   state.report = report;
-  state.index = indexReport(report);
+  state.index = index || indexReport(report);
   // The banner text comes from the strategy, through the JSON; its chunk numbers
   // select their chunks.
   renderBanner(els.banner, report, (index) => ({ onclick: () => select(index, { focus: true }) }));
@@ -498,6 +523,13 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
   markInvalid(els.fields, null);
   try {
     const query = apiQuery(state.view);
+    const kept = quiet ? null : shownBefore(query);
+    if (kept) {
+      if (stored) els.select.disabled = false;
+      showReport(kept.report, wanted, kept.index);
+      els.viewer.dataset.reportState = "ready";
+      return;
+    }
     const { response, body } = await (earlyReport(query) || fetchReport(config.urls.chunks, query, request.signal));
     if (state.request !== request) return;
     if (!response.ok || !body) {
@@ -516,6 +548,7 @@ async function loadReport({ wanted = state.selected, quiet = false } = {}) {
       refreshPreviews();
     }
     showReport(body, wanted);
+    if (cacheable(body)) rememberReport(query, body, state.index);
     els.viewer.dataset.reportState = "ready";
   } catch (error) {
     if (error.name === "AbortError") return;

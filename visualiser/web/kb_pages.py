@@ -21,6 +21,7 @@ from visualiser.web.views import (
     document_dict,
     kb_dict,
     kb_label,
+    preloaded_images,
     previews_status,
     viewer_config,
 )
@@ -108,4 +109,5 @@ def viewer(kb_id: int, doc_id: str) -> str:
         stored=stored, kb_url=urls["knowledgebase"],
         # The stored chunks are asked for by the page itself, before its scripts load.
         early_chunks=None if previewing else urls["chunks"],
+        preload_images=preloaded_images(entry, urls["page_image"]),
     )

@@ -14,6 +14,7 @@ from visualiser.web.units import human_size
 from visualiser.web.views import (
     creatable_strategies,
     default_choice_label,
+    preloaded_images,
     strategy_status,
     viewer_config,
 )
@@ -75,5 +76,6 @@ def viewer(doc_id: str) -> str:
         "compare": url_for("compare_pages.sample", doc_id=entry.id),
     }
     return render_template(
-        "viewer.html", entry=entry, config=viewer_config(entry, source, urls), stored=None
+        "viewer.html", entry=entry, config=viewer_config(entry, source, urls), stored=None,
+        preload_images=preloaded_images(entry, urls["page_image"]),
     )

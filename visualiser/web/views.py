@@ -3,15 +3,16 @@ place that turns store rows into view data, so templates only loop and print."""
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
-from flask import current_app, url_for
+from flask import current_app, request, url_for
 
 from visualiser import knowledgebase, previews
 from visualiser.layout import describe_engines
 from visualiser.library import Entry
-from visualiser.render import PALETTE
+from visualiser.render import FIRST_SCREEN_PAGES, FIRST_SCREEN_SCALE, PALETTE
 from visualiser.store import MAX_ATTEMPTS, QUEUE_OWNER, Knowledgebase
 from visualiser.strategies import STRATEGIES
 from visualiser.web.sources import Source
@@ -161,6 +162,38 @@ def document_config(entry: Entry) -> dict[str, Any]:
         **entry.to_dict(),
         "pages": [{"number": p.number, "width": p.width, "height": p.height} for p in entry.pages],
     }
+
+
+# What the viewer's page column leaves out of the window's width (static/css/app.css):
+# the minimap (34 px), the side panel (460 px), the column's padding (16 px a side) and
+# room for a scroll bar. A page narrower than what is left shows at the default zoom.
+VIEWER_CHROME_PX = 34 + 460 + 2 * 16 + 20
+
+
+def first_screen_images(entry: Entry, image_url: str, first: int) -> list[dict[str, str]]:
+    """The page images the viewer's first screen will ask for, to be preloaded by the
+    page's head: asked for while the stylesheet and scripts arrive instead of once the
+    report is drawn (the images the processing rendered ahead, from the cache). Each
+    is for the window it fits: at least as wide as the page at the default zoom, at
+    one device pixel per CSS pixel; elsewhere the viewer asks for another scale."""
+    first = min(max(first, 1), len(entry.pages) or 1)
+    images = []
+    for page in entry.pages[first - 1:first - 1 + FIRST_SCREEN_PAGES]:
+        width = math.ceil(page.width * FIRST_SCREEN_SCALE) + VIEWER_CHROME_PX
+        images.append({
+            "href": f"{image_url.removesuffix('/0.png')}/{page.number}.png"
+                    f"?scale={FIRST_SCREEN_SCALE:g}",
+            "media": f"(min-width: {width}px) and (resolution: 1dppx)",
+        })
+    return images
+
+
+def preloaded_images(entry: Entry, image_url: str) -> list[dict[str, str]]:
+    """The first screen's images for this request's view (`page=`), none when the URL
+    sets a zoom (the images are then at another scale)."""
+    if request.args.get("zoom"):
+        return []
+    return first_screen_images(entry, image_url, request.args.get("page", 1, type=int))
 
 
 def viewer_config(
