@@ -156,3 +156,32 @@ def test_a_right_column_starting_beside_a_heading_bar_is_read_after_the_left_one
     assert max(_positions(text, "summary")) < words.index("Introduction")
     assert max(_positions(text, "left")) < min(firsts), text[:600]
     assert max(firsts) < min(_positions(text, "rest"))
+
+
+def test_letters_stacked_down_a_form_s_margin_are_one_vertical_note():
+    """A form's margin label spelled letter under letter ("PRINT CLEARLY" beside the
+    name fields): each letter is a line of the text layer; read as lines, they land
+    on the rows beside them. They are one vertical note, its words parted where the
+    gap between letters opens, and the rows keep their own text."""
+    rows = ["Your first name and initial", "If a joint return spouse name",
+            "Home address number and street", "City town or post office"]
+
+    def draw(page):
+        y = 100.0
+        for word in ("PRINT", "CLEARLY"):
+            for letter in word:
+                page.insert_text((95, y), letter, fontsize=9)
+                y += 8.0  # letters set solid: no leading between them
+            y += 8.0  # one letter's height: the space between the words
+        for n, row in enumerate(rows):
+            page.insert_text((112, 100 + 40 * n), row, fontsize=9)
+        # item labels one under the other, a row apart: not a stacked word
+        for n, label in enumerate("abc"):
+            page.insert_text((300, 300 + 14 * n), label, fontsize=9)
+            page.insert_text((312, 300 + 14 * n), f"Item {label} of the list", fontsize=9)
+    text = process_pdf(_pdf(draw), "form.pdf").source.text
+    assert "PRINT CLEARLY" in text
+    for row in rows:
+        assert row in text
+    for label in "abc":
+        assert f"{label} Item {label} of the list" in text

@@ -404,10 +404,10 @@ function clearReport() {
   els.viewer.classList.remove("has-selection");
 }
 
-function showReport(report, wanted, index = null) {
+function showReport(report, wanted, shown = null) {
   clearReport();
   state.report = report;
-  state.index = index || indexReport(report);
+  state.index = shown || indexReport(report);
   // The banner text comes from the strategy, through the JSON; its chunk numbers
   // select their chunks.
   renderBanner(els.banner, report, (index) => ({ onclick: () => select(index, { focus: true }) }));

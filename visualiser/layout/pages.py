@@ -41,6 +41,7 @@ from visualiser.layout.scripts import (
     vertical_words,
     with_stretching,
 )
+from visualiser.layout.stacks import split_stacked_letters
 from visualiser.layout.tables import find_tables
 from visualiser.lifeline import exit_with_parent
 from visualiser.mupdf import LOCK
@@ -300,7 +301,8 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
             bold, mono = (all(p.styled[i] for p in column) for i in (0, 1))
             vertical_lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
                                           horizontal=False))
-    return lines, vertical_lines
+    lines, stacks = split_stacked_letters(lines)  # "P R I N T" spelled down a form's margin
+    return lines, vertical_lines + stacks
 
 
 def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[WordBox]:
