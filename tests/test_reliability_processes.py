@@ -184,6 +184,7 @@ def test_layout_worker_processes_exit_when_their_parent_is_killed(tmp_path):
 
 def test_a_waitress_server_answers_concurrent_clients_without_errors(tmp_path):
     import waitress
+    from waitress import wasyncore
 
     app = make_app(tmp_path, REPORT_TIME_BUDGET=30)
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
@@ -229,5 +230,10 @@ def test_a_waitress_server_answers_concurrent_clients_without_errors(tmp_path):
         documents = json.loads(body)["documents"]
         assert documents and all(d["state"] == "ready" for d in documents)
     finally:
-        server.close()
+        # Closed from the server loop's own thread: closing its sockets from here
+        # while that thread sits in select() makes select fail there (EBADF), and
+        # pytest reports the thread's exception on whichever test comes next.
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        thread.join(10)
+        server.task_dispatcher.shutdown()
         app.extensions["visualiser"].close()
