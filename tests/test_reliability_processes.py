@@ -25,7 +25,6 @@ import pytest
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
-from tests.conftest import make_app
 from tests.conftest_web import make_long_pdf
 from tests.fuzzing import REPO
 from tests.test_kb_api import APEX_ID, one_page_pdf
@@ -183,41 +182,39 @@ def test_layout_worker_processes_exit_when_their_parent_is_killed(tmp_path):
 
 
 def test_a_waitress_server_answers_concurrent_clients_without_errors(tmp_path):
-    import waitress
-    from waitress import wasyncore
-
-    app = make_app(tmp_path, REPORT_TIME_BUDGET=30)
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.effective_port}"
-    status, kb = post_json(f"{url}/api/knowledgebases", {"name": "Load"})
-    assert status == 201
+    # `visualiser serve` in its own process, as users run it: a waitress server in a
+    # thread of the test process shared its file descriptors with every other test
+    # there, and its teardown failed now and then (EBADF on its trigger pipe).
+    database, port = tmp_path / "kb.sqlite", free_port()
+    server = start_server(database, port, tmp_path / "cache")
+    url = f"http://127.0.0.1:{port}"
     statuses: Counter[int] = Counter()
     problems: list[str] = []
     lock = threading.Lock()
-
-    def client(number: int) -> None:
-        for step in range(6):
-            calls = [  # called at once, in this iteration (hence the default arguments)
-                lambda: request(f"{url}/api/documents"),
-                lambda: request(f"{url}/api/documents/{APEX_ID}/chunks?strategy=token_based"),
-                lambda s=step: request(f"{url}/api/documents/{APEX_ID}/chunks?strategy="
-                                       f"fixed_chars&chunk_size={400 + number * 10 + s}"
-                                       "&chunk_overlap=50"),
-                lambda s=step: request(f"{url}/api/documents/{APEX_ID}/pages/{1 + s % 4}.png"
-                                       f"?scale={0.5 + number * 0.1:.1f}"),
-                lambda s=step: post_file(f"{url}/api/knowledgebases/{kb['id']}/documents",
-                                         one_page_pdf(f"client {number} step {s}"), "p.pdf"),
-                lambda: request(f"{url}/api/knowledgebases/{kb['id']}/documents"),
-            ]
-            status, body = calls[(number + step) % len(calls)]()
-            with lock:
-                statuses[status] += 1
-                if status >= 400:
-                    problems.append(f"{status}: {body[:200]!r}")
-
     try:
+        status, kb = post_json(f"{url}/api/knowledgebases", {"name": "Load"})
+        assert status == 201
+
+        def client(number: int) -> None:
+            for step in range(6):
+                calls = [  # called at once, in this iteration (hence the default arguments)
+                    lambda: request(f"{url}/api/documents"),
+                    lambda: request(f"{url}/api/documents/{APEX_ID}/chunks?strategy=token_based"),
+                    lambda s=step: request(f"{url}/api/documents/{APEX_ID}/chunks?strategy="
+                                           f"fixed_chars&chunk_size={400 + number * 10 + s}"
+                                           "&chunk_overlap=50"),
+                    lambda s=step: request(f"{url}/api/documents/{APEX_ID}/pages/{1 + s % 4}.png"
+                                           f"?scale={0.5 + number * 0.1:.1f}"),
+                    lambda s=step: post_file(f"{url}/api/knowledgebases/{kb['id']}/documents",
+                                             one_page_pdf(f"client {number} step {s}"), "p.pdf"),
+                    lambda: request(f"{url}/api/knowledgebases/{kb['id']}/documents"),
+                ]
+                status, body = calls[(number + step) % len(calls)]()
+                with lock:
+                    statuses[status] += 1
+                    if status >= 400:
+                        problems.append(f"{status}: {body[:200]!r}")
+
         clients = [threading.Thread(target=client, args=(n,)) for n in range(8)]
         for c in clients:
             c.start()
@@ -225,15 +222,15 @@ def test_a_waitress_server_answers_concurrent_clients_without_errors(tmp_path):
             c.join(120)
         assert not problems, problems
         assert sum(statuses.values()) == 48
-        app.extensions["visualiser"].processor.wait(120)
-        status, body = request(f"{url}/api/knowledgebases/{kb['id']}/documents")
-        documents = json.loads(body)["documents"]
-        assert documents and all(d["state"] == "ready" for d in documents)
+        deadline = time.monotonic() + 120
+        while True:  # the uploads are processed in the server's background
+            status, body = request(f"{url}/api/knowledgebases/{kb['id']}/documents")
+            documents = json.loads(body)["documents"]
+            if all(d["state"] != "processing" for d in documents):
+                break
+            assert time.monotonic() < deadline, documents
+            time.sleep(0.2)
+        assert documents and all(d["state"] == "ready" for d in documents), documents
     finally:
-        # Closed from the server loop's own thread: closing its sockets from here
-        # while that thread sits in select() makes select fail there (EBADF), and
-        # pytest reports the thread's exception on whichever test comes next.
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-        thread.join(10)
-        server.task_dispatcher.shutdown()
-        app.extensions["visualiser"].close()
+        server.terminate()
+        server.wait(30)
