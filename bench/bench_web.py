@@ -1,7 +1,7 @@
 """How fast the web viewer answers. A script, not a test:
 
     python bench/bench_web.py [--repeat 5] [--long-pages 600] [--long-repeat 3]
-    python bench/bench_web.py --browser [PDF] [--repeat 3]
+    python bench/bench_web.py --browser [PDF] [--repeat 3] [--server waitress|werkzeug]
 
 Every figure is the median of several runs, each on a fresh app (so nothing is cached
 unless the line says so), measured through Flask's test client, i.e. including
@@ -10,7 +10,9 @@ in the same run on the same machine: PyMuPDF opening the file and extracting eve
 page's words, the least any layout-based viewer must do.
 
 `--browser` measures in the real browser instead (Debian's chromium driven by
-Playwright, launched as tests/conftest_web.py does, against a real threaded server):
+Playwright, launched as tests/conftest_web.py does, against `visualiser serve` in its
+own process (waitress, as users run it; `--server werkzeug`: werkzeug's threaded test
+server in the bench's process, as the browser tests have it):
 PDF (default: the corpus's 619-page DA-619p) is uploaded to a knowledgebase and
 processed once, and the server computes every strategy's default report of it in the
 background (`visualiser.previews`; timed until the document API says all are ready,
@@ -24,12 +26,17 @@ jump, and a first switch to each of the other strategies (their median and slowe
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
@@ -193,6 +200,8 @@ def bench_long(scratch: Path, pages: int, repeat: int) -> None:
 
 
 BUDGET = 10.0  # seconds: the app's REPORT_TIME_BUDGET default, as `visualiser serve` has it
+SERVERS = {"waitress": "`visualiser serve`, waitress",
+           "werkzeug": "werkzeug's threaded test server, in the bench's process"}
 
 
 class Refused(Exception):
@@ -225,27 +234,77 @@ def _timed(action: Callable[[], object], tab, page: int) -> float | str:
     return time.perf_counter() - start
 
 
-def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
+@dataclass
+class Served:
+    url: str
+
+
+@contextlib.contextmanager
+def served(scratch: Path, kind: str) -> Iterator[Served]:
+    """The app on the store and cache in `scratch`: `visualiser serve` in a process of
+    its own (waitress, as users run it, previews computed ahead), or werkzeug's
+    threaded test server in this process (tests/conftest_web.py)."""
+    cache = scratch / "cache"
+    if kind == "werkzeug":
+        from conftest_web import live_server  # on the path bench_browser set
+
+        config = {"SAMPLES_DIR": samples_dir(), "CACHE_DIR": cache,
+                  "DATABASE": scratch / "kb.sqlite", "REPORT_TIME_BUDGET": BUDGET,
+                  "PRECOMPUTE_PREVIEWS": True}  # as `visualiser serve` has it
+        with live_server(config) as server:
+            yield Served(server.url)
+        return
+    # `serve` keeps its cache in $XDG_CACHE_HOME/chunk-visualiser: the same folder.
+    cache.mkdir(exist_ok=True)
+    xdg = scratch / "xdg"
+    xdg.mkdir(exist_ok=True)
+    if not (xdg / "chunk-visualiser").exists():
+        (xdg / "chunk-visualiser").symlink_to(cache.resolve(), target_is_directory=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with (scratch / "server.log").open("ab") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "visualiser.cli", "serve", "--port", str(port),
+             "--database", str(scratch / "kb.sqlite")],
+            cwd=ROOT, env={**os.environ, "XDG_CACHE_HOME": str(xdg)}, stdout=log,
+            stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/api/knowledgebases", timeout=5):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    log_file = scratch / "server.log"
+                    raise SystemExit(f"the server did not start; see {log_file}") from None
+                time.sleep(0.1)
+        yield Served(url)
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def bench_browser(scratch: Path, pdf: Path, repeat: int, server_kind: str) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from conftest_web import CHROMIUM, LAUNCH_ARGS, VIEWPORT, live_server
+    from conftest_web import CHROMIUM, LAUNCH_ARGS, VIEWPORT
     from playwright.sync_api import sync_playwright
 
     data = pdf.read_bytes()
     pages = page_count(pdf)
-    config = {"SAMPLES_DIR": samples_dir(), "CACHE_DIR": scratch / "cache",
-              "DATABASE": scratch / "kb.sqlite", "REPORT_TIME_BUDGET": BUDGET,
-              "PRECOMPUTE_PREVIEWS": True}  # as `visualiser serve` has it
     jump = max(1, pages // 2)
     print(f"Browser (Debian chromium, headless, {VIEWPORT['width']}x{VIEWPORT['height']}): "
           f"{pdf.name}, {pages} pages, stored in a knowledgebase; medians of {repeat} runs, "
-          "each on a restarted server and a fresh browser context")
+          f"each on a restarted server ({SERVERS[server_kind]}) and a fresh browser context")
     base = median_seconds(lambda: baseline(data), repeat)
     row("baseline: PyMuPDF open + words of every page", base, base)
     times: dict[str, list[float | str]] = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                              args=LAUNCH_ARGS)
-        with live_server(config) as server:
+        with served(scratch, server_kind) as server:
             context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
             request = context.request
             known = request.get(f"{server.url}/api/knowledgebases").json()["knowledgebases"]
@@ -279,7 +338,7 @@ def bench_browser(scratch: Path, pdf: Path, repeat: int) -> None:
             context.close()
         for _ in range(repeat):
             # a restart: same store and caches, nothing in memory
-            with live_server(config) as server:
+            with served(scratch, server_kind) as server:
                 viewer = server.url + uploaded["links"]["viewer"]
                 context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
                 tab = context.new_page()
@@ -340,14 +399,16 @@ def main() -> None:
                         help="with --browser: the store and caches in DIR, kept between "
                              "runs (the document is uploaded once), so that two versions "
                              "of the viewer can be timed alternately on the same store")
+    parser.add_argument("--server", choices=sorted(SERVERS), default="waitress",
+                        help="with --browser: the server the viewer is timed against")
     args = parser.parse_args()
     if args.browser and args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-        bench_browser(args.keep, args.browser, args.repeat)
+        bench_browser(args.keep, args.browser, args.repeat, args.server)
         return
     if args.browser:
         with tempfile.TemporaryDirectory(prefix="bench-web-") as scratch:
-            bench_browser(Path(scratch), args.browser, args.repeat)
+            bench_browser(Path(scratch), args.browser, args.repeat, args.server)
         return
     print(
         f"Medians of {args.repeat} runs ({args.long_repeat} for the long document); "
