@@ -22,6 +22,7 @@ from visualiser import analysis, labels, pipeline, tokenizers
 from visualiser.layout.items import Item, RawLine
 from visualiser.layout.model import Layout
 from visualiser.layout.order import reading_order
+from visualiser.layout.stacks import split_stacked_letters
 from visualiser.strategies import STRATEGIES, get_strategy
 
 GROWTH_LIMIT = 2.2  # twice the input: at most 2.2 times the work
@@ -178,3 +179,28 @@ def test_reading_order_grows_linearly_with_the_lines_of_a_page():
     a = count_operations(lambda: reading_order(_two_column_page(200)))
     b = count_operations(lambda: reading_order(_two_column_page(400)))
     assert b / a <= GROWTH_LIMIT, f"reading order: {a} → {b} operations (×{b / a:.2f})"
+
+
+def _letter_page(rows: int, *, staggered: bool) -> list[RawLine]:
+    """A page set one letter a line, in `rows` rows of 20 (as some CJK pages come out
+    of the text layer). Staggered, each row is shifted half a letter from the one
+    above, so no letter stands under another: every letter starts a stack in vain."""
+    lines = []
+    for row in range(rows):
+        shift = 7.0 * (row % 2) if staggered else 0.0
+        for column in range(20):
+            x0, y0 = 40.0 + 14.0 * column + shift, 40.0 + 14.0 * row
+            box = (x0, y0, x0 + 9.0, y0 + 10.0)
+            lines.append(RawLine(box, [(box, "x")], 10.0, False, False))
+    return lines
+
+
+def test_stacked_letters_are_found_without_comparing_every_pair_of_letters():
+    """`stacks.split_stacked_letters` once compared every letter with every other."""
+    a = count_operations(lambda: split_stacked_letters(_letter_page(40, staggered=True)))
+    b = count_operations(lambda: split_stacked_letters(_letter_page(80, staggered=True)))
+    assert b / a <= GROWTH_LIMIT, f"stacked letters: {a} → {b} operations (×{b / a:.2f})"
+    lines, stacks = split_stacked_letters(_letter_page(3, staggered=False))
+    assert not lines and [stack.text for stack in stacks] == ["xxx"] * 20  # one per column
+    lines, stacks = split_stacked_letters(_letter_page(3, staggered=True))
+    assert len(lines) == 60 and not stacks

@@ -159,13 +159,15 @@ def _column_starts(infos: list[_BandInfo], members: list[int], n: int) -> int:
     full-width text above. (A line set apart above, or not aligned with the column
     below, as a right-aligned author's name, stays where it is.)"""
     gutters, start = infos[n].structural, n
-    while len(members) > 1 and members[-1] == start - 1:
+    below = list(infos[n].band)  # the lines of the columns so far, each band's once
+    last = len(members) - 1
+    while last > 0 and members[last] == start - 1:
         band = infos[start - 1].band
-        below = [i for m in range(start, n + 1) for i in infos[m].band]
         if not all(_beside_gutters(i, gutters) and _atop_column(i, below, gutters)
                    for i in band):
             break
-        members, start = members[:-1], start - 1
+        below.extend(band)
+        last, start = last - 1, start - 1
     return start
 
 

@@ -9,6 +9,8 @@ and so a note set aside from the body like any other vertical text (`pages._in_o
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from visualiser.geometry import union
 from visualiser.layout.items import RawLine, WordBox
 
@@ -21,15 +23,29 @@ ALIGN = 0.6  # letters of one stack have centres this share of a height apart, a
 def split_stacked_letters(lines: list[RawLine]) -> tuple[list[RawLine], list[RawLine]]:
     """`lines` without their stacked letters, and the stacks as vertical lines."""
     letters = sorted((line for line in lines if _letter(line)), key=lambda ln: ln.bbox[1])
+    if len(letters) < MIN_LETTERS:
+        return lines, []
+    tops = [line.bbox[1] for line in letters]
+    tallest = max(_height(line) for line in letters)
     used: set[int] = set()
     stacks: list[RawLine] = []
     for first in letters:
         if id(first) in used:
             continue
+        # Letters are taken top to bottom; only those whose tops lie within reach of
+        # the chain's last letter can follow it (`_below`, with the tallest letter's
+        # height for the other's), so the walk starts and stops there: a page of
+        # single letters (a CJK page set a character a line) is not read all-pairs.
         chain = [first]
-        for other in letters:
-            if id(other) not in used and other is not first and _below(chain[-1], other):
+        reach = max(_height(first), tallest)
+        at = bisect_right(tops, first.bbox[3] - 0.5 * reach)
+        while at < len(letters):
+            other, last = letters[at], chain[-1]
+            if other.bbox[1] >= last.bbox[3] + SPACE_GAP * max(_height(last), tallest):
+                break  # the later ones start lower still
+            if id(other) not in used and other is not first and _below(last, other):
                 chain.append(other)
+            at += 1
         if len(chain) < MIN_LETTERS:
             continue
         words = _words(chain)
