@@ -55,16 +55,29 @@ class LiveServer:
     log: io.StringIO
 
 
+LETTER = (612.0, 792.0)
+A4 = (595.0, 842.0)
+
+
 def make_long_pdf(path: Path, pages: int, *, table_every: int = 0) -> None:
+    """`long_pdf_bytes` written to `path` (bench/bench_web.py and the tests of long
+    documents)."""
+    path.write_bytes(long_pdf_bytes(pages, table_every=table_every))
+
+
+def long_pdf_bytes(pages: int, *, size: tuple[float, float] = LETTER, words: str = "",
+                   table_every: int = 0) -> bytes:
     """A multi-page text document: a heading and a few paragraphs per page, and with
-    `table_every` a small ruled table on every so many pages (bench/bench_web.py)."""
+    `table_every` a small ruled table on every so many pages (bench/bench_web.py).
+    `words` open every paragraph, to give a document bytes, and so an id, of its own.
+    Some 60 pages take long enough to process for a browser test to see the progress."""
     with pymupdf.open() as document:
         for number in range(1, pages + 1):
-            page = document.new_page(width=612, height=792)
+            page = document.new_page(width=size[0], height=size[1])
             page.insert_text((72, 90), f"Section {number}", fontsize=16, fontname="hebo")
             y = 120
             for paragraph in range(4):
-                text = (
+                text = (f"{words} " if words else "") + (
                     f"Paragraph {paragraph + 1} of section {number} says what the parties "
                     "agreed about the delivery of goods, the charges and the service levels. "
                 ) * 3
@@ -73,7 +86,7 @@ def make_long_pdf(path: Path, pages: int, *, table_every: int = 0) -> None:
                 y += 130
             if table_every and number % table_every == 0:
                 _ruled_table(page, y)
-        document.save(path)
+        return document.tobytes()
 
 
 def _ruled_table(page: pymupdf.Page, y: float) -> None:

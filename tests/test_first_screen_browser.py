@@ -9,24 +9,13 @@ import hashlib
 import time
 from pathlib import Path
 
-import pymupdf
 import pytest
-from conftest_web import live_server, open_tab
+from conftest_web import A4, live_server, long_pdf_bytes, open_tab
 
 from visualiser import render
 from visualiser.render import PageImageCache
 
 VIEWER_READY = '[data-testid="viewer"][data-report-state="ready"]'
-
-
-def a4_pdf(pages: int = 4) -> bytes:
-    with pymupdf.open() as document:
-        for number in range(1, pages + 1):
-            page = document.new_page(width=595, height=842)
-            page.insert_text((72, 90), f"Clause {number}", fontsize=16, fontname="hebo")
-            text = f"The supplier delivers the goods of clause {number} within ten days. " * 12
-            page.insert_textbox(pymupdf.Rect(72, 120, 520, 500), text, fontsize=10)
-        return document.tobytes()
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +28,7 @@ def server(tmp_path_factory):
 
 
 def test_the_first_view_asks_for_the_images_rendered_at_processing(chromium, server):
-    data = a4_pdf()
+    data = long_pdf_bytes(4, size=A4)
     doc_id = hashlib.sha256(data).hexdigest()
     with open_tab(chromium, server) as tab:
         kb = tab.request.post(f"{server.url}/api/knowledgebases",
@@ -75,7 +64,7 @@ def test_the_first_view_asks_for_the_images_rendered_at_processing(chromium, ser
 
 def stored_a4(tab, server, name: str) -> str:
     """A stored A4 document, processed: its viewer URL."""
-    data = a4_pdf(5) + name.encode()  # bytes of its own: its own document
+    data = long_pdf_bytes(5, size=A4, words=name)  # bytes of its own: its own document
     kb = tab.request.post(f"{server.url}/api/knowledgebases", data={"name": name}).json()
     uploaded = tab.request.post(
         f"{server.url}/api/knowledgebases/{kb['id']}/documents",

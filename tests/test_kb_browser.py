@@ -13,9 +13,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pymupdf
 import pytest
-from conftest_web import APEX_TOKEN_BANNER, live_server, open_tab
+from conftest_web import APEX_TOKEN_BANNER, live_server, long_pdf_bytes, open_tab
 
 from visualiser.resources import samples_dir
 
@@ -32,18 +31,6 @@ NOTICE = '[data-testid="preview-notice"]'
 # The browser logs every 4xx a test provokes on purpose (a refused upload, a refused
 # preview); anything else on the console fails the test.
 EXPECTED_STATUSES = ("400 (BAD REQUEST)", "409 (CONFLICT)", "422 (UNPROCESSABLE ENTITY)")
-
-
-def long_pdf(pages: int, words: str) -> bytes:
-    """A plain text document long enough for its processing to be seen (about 2 s
-    for 60 pages here); `words` makes its bytes, and so its id, unique."""
-    with pymupdf.open() as document:
-        for number in range(1, pages + 1):
-            page = document.new_page(width=612, height=792)
-            page.insert_text((72, 90), f"Section {number}", fontsize=16, fontname="hebo")
-            text = f"{words} Paragraph about section {number} and its delivery terms. " * 30
-            page.insert_textbox(pymupdf.Rect(72, 120, 540, 700), text, fontsize=10)
-        return document.tobytes()
 
 
 def pdf_file(name: str, data: bytes) -> dict:
@@ -161,7 +148,7 @@ def test_upload_through_the_file_picker_shows_progress_then_the_chunks(tab, serv
       });
       window.__samePage = true;
     }""")
-    data = long_pdf(60, "Picker")
+    data = long_pdf_bytes(60, words="Picker")
     doc_id = hashlib.sha256(data).hexdigest()
     tab.set_input_files('[data-testid="file-input"]', files=[pdf_file("long.pdf", data)])
     # The processing progress: a progress bar in the document's row...
@@ -253,8 +240,8 @@ def test_the_viewer_shows_processing_progress_then_refreshes_when_ready(tab, ser
     kb_id = new_kb(server, "Queued", chunking_strategy="token_based")
     # One worker: the second document waits behind the first, so it is "processing"
     # for several seconds, long enough to see.
-    api_upload(server, kb_id, long_pdf(120, "Ahead in the queue"), "first.pdf")
-    doc = api_upload(server, kb_id, long_pdf(60, "Behind"), "second.pdf")
+    api_upload(server, kb_id, long_pdf_bytes(120, words="Ahead in the queue"), "first.pdf")
+    doc = api_upload(server, kb_id, long_pdf_bytes(60, words="Behind"), "second.pdf")
     tab.goto(server.url + doc["links"]["viewer"])
     panel = tab.locator('[data-testid="processing"]')
     panel.wait_for()
@@ -334,7 +321,7 @@ def test_damaged_metadata_shows_the_failure_and_no_banner(tab, server):
 
 def test_deleting_asks_first(tab, server):
     kb_id = new_kb(server, "To delete")
-    data = long_pdf(2, "Deleted soon")
+    data = long_pdf_bytes(2, words="Deleted soon")
     doc_id = hashlib.sha256(data).hexdigest()
     api_upload(server, kb_id, data, "deleted-soon.pdf")
     tab.goto(f"{server.url}/knowledgebases/{kb_id}")
@@ -376,7 +363,8 @@ def test_deleting_asks_first(tab, server):
 
 def test_a_paused_retried_document_says_so_and_the_table_follows_it(tab, server):
     kb_id = new_kb(server, "Retried")
-    doc = api_upload(server, kb_id, long_pdf(3, "Retried by a second worker"), "retried.pdf")
+    doc = api_upload(server, kb_id, long_pdf_bytes(3, words="Retried by a second worker"),
+                     "retried.pdf")
     api_wait_ready(server, kb_id, doc["id"])
     # As a team server's worker leaves it: its first worker died (attempt 2), and the
     # second handed it back to the queue part-read while small documents went first.

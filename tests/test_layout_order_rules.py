@@ -26,6 +26,15 @@ def _positions(text: str, marker: str) -> list[int]:
     return [i for i, word in enumerate(text.split()) if word.startswith(marker)]
 
 
+def _columns(page: pymupdf.Page, boxes: list[tuple[pymupdf.Rect, str]], *,
+             fontsize: float = 10, align: int = pymupdf.TEXT_ALIGN_LEFT) -> None:
+    """Each text in its box, in the order given (the order typeset: the content
+    stream's); each must fit, as insert_textbox writes nothing of a text that does
+    not."""
+    for rect, text in boxes:
+        assert page.insert_textbox(rect, text, fontsize=fontsize, align=align) >= 0, rect
+
+
 def test_a_heading_atop_one_column_beside_the_other_s_text_starts_the_columns():
     """A paper's first page: title and authors across the page, then "Abstract"
     centred over the left column, level with the first line of the right column
@@ -37,11 +46,8 @@ def test_a_heading_atop_one_column_beside_the_other_s_text_starts_the_columns():
         page.insert_text((200, 110), "someone@example.org", fontsize=10, fontname="cour")
         page.insert_text((150, 160), "Abstract", fontsize=12, fontname="hebo")
         # written as typeset: the left column, then the right one
-        left = page.insert_textbox(pymupdf.Rect(60, 175, 296, 700), _words("left", 160),
-                                   fontsize=10)
-        right = page.insert_textbox(pymupdf.Rect(316, 150, 560, 700), _words("right", 180),
-                                    fontsize=10)
-        assert left >= 0 and right >= 0
+        _columns(page, [(pymupdf.Rect(60, 175, 296, 700), _words("left", 160)),
+                        (pymupdf.Rect(316, 150, 560, 700), _words("right", 180))])
     text = process_pdf(_pdf(draw), "abstract.pdf").source.text
     left, right = _positions(text, "left"), _positions(text, "right")
     assert len(left) == 160 and len(right) == 180
@@ -61,16 +67,13 @@ def test_a_column_wider_than_the_picture_atop_it_is_still_one_column():
     the left column is read whole before the right one."""
     def draw(page):
         _picture(page, pymupdf.Rect(90, 60, 240, 200))
-        # justified, as papers are: the text runs out to the column's edge
-        left = page.insert_textbox(pymupdf.Rect(60, 206, 300, 700), _words("left", 180),
-                                   fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY)
-        # the right column's paragraph break is level with the left column's first line
-        right = min(page.insert_textbox(pymupdf.Rect(312, 60, 560, 204), _words("right", 50),
-                                        fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY),
-                    page.insert_textbox(pymupdf.Rect(312, 224, 560, 700),
-                                        _words("right", 240)[len(_words("right", 50)):],
-                                        fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY))
-        assert left >= 0 and right >= 0
+        # justified, as papers are: the text runs out to the column's edge; the right
+        # column's paragraph break is level with the left column's first line
+        _columns(page, [(pymupdf.Rect(60, 206, 300, 700), _words("left", 180)),
+                        (pymupdf.Rect(312, 60, 560, 204), _words("right", 50)),
+                        (pymupdf.Rect(312, 224, 560, 700),
+                         _words("right", 240)[len(_words("right", 50)):])],
+                 align=pymupdf.TEXT_ALIGN_JUSTIFY)
     text = process_pdf(_pdf(draw), "narrow.pdf").source.text
     left, right = _positions(text, "left"), _positions(text, "right")
     assert len(left) == 180 and len(right) == 240
@@ -136,8 +139,7 @@ def test_a_right_column_starting_beside_a_heading_bar_is_read_after_the_left_one
     those rows holds one column only: they must not be read with the summary above,
     before the left column, but at the top of the right column."""
     def draw(page):
-        assert page.insert_textbox(pymupdf.Rect(60, 60, 552, 170), _words("summary", 40),
-                                   fontsize=11) >= 0
+        _columns(page, [(pymupdf.Rect(60, 60, 552, 170), _words("summary", 40))], fontsize=11)
         page.draw_rect(pymupdf.Rect(60, 204, 296, 227), color=None, fill=(0.85, 0.9, 1))
         page.insert_text((66, 220), "1", fontsize=14, fontname="hebo")
         page.insert_text((84, 220), "Introduction", fontsize=14, fontname="hebo")
@@ -145,11 +147,8 @@ def test_a_right_column_starting_beside_a_heading_bar_is_read_after_the_left_one
         # the heading's so that no row crosses the gutter
         for n, y in enumerate((188, 206, 234)):
             page.insert_text((318, y), _words(f"r{n}x", 5), fontsize=11)
-        left = page.insert_textbox(pymupdf.Rect(60, 240, 296, 760), _words("left", 120),
-                                   fontsize=11)
-        right = page.insert_textbox(pymupdf.Rect(318, 240, 552, 760), _words("rest", 120),
-                                    fontsize=11)
-        assert left >= 0 and right >= 0
+        _columns(page, [(pymupdf.Rect(60, 240, 296, 760), _words("left", 120)),
+                        (pymupdf.Rect(318, 240, 552, 760), _words("rest", 120))], fontsize=11)
     text = process_pdf(_pdf(draw), "staggered.pdf").source.text
     words = text.split()
     firsts = [words.index(f"r{n}x0") for n in range(3)]

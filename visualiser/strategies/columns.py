@@ -154,21 +154,31 @@ class _Cutter:
 def _merge_small(source: SourceMarkdown, pieces: list[list[MdBlock]]) -> None:
     """A piece of less than a sentence joins the piece before it (the first piece,
     the one after it: a heading at a column's foot goes with its text)."""
+    if len(pieces) < 2:
+        return  # most sections: one piece, nothing to count
+    # Each piece's count of words, kept beside it: a joined piece's is the sum, so no
+    # piece is counted again.
+    words = [_word_count(source, piece) for piece in pieces]
     n = 0
     while len(pieces) > 1 and n < len(pieces):
-        if _small(source, pieces[n]):
+        if words[n] < MIN_WORDS:
             if n == 0:
                 pieces[0:2] = [pieces[0] + pieces[1]]
+                words[0:2] = [words[0] + words[1]]
             else:
                 pieces[n - 1 : n + 1] = [pieces[n - 1] + pieces[n]]
+                words[n - 1 : n + 1] = [words[n - 1] + words[n]]
                 n -= 1
             continue
         n += 1
 
 
 def _small(source: SourceMarkdown, blocks: list[MdBlock]) -> bool:
-    words = sum(len(source.words_between(b.start, b.end)) for b in blocks)
-    return words < MIN_WORDS
+    return _word_count(source, blocks) < MIN_WORDS
+
+
+def _word_count(source: SourceMarkdown, blocks: list[MdBlock]) -> int:
+    return sum(len(source.words_between(b.start, b.end)) for b in blocks)
 
 
 def _above(source: SourceMarkdown, blocks: list[MdBlock], following: list[MdBlock]) -> bool:
