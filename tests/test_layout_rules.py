@@ -471,3 +471,72 @@ def test_page_numbers_of_a_short_document_are_left_out():
     assert words.count("1") == 0 and words.count("2") == 0
     assert "42" in words and "Total" in words
     assert any("page numbers included" in w for w in processed.layout.warnings)
+
+
+def test_a_book_running_head_beside_the_page_number_is_left_out():
+    """A manual's running head names its chapter ("Chapter 2: Output" with the page
+    number at the other end of the row), so its text recurs on a few pages only; the
+    page number beside it gives it away. The chapters' own headings are kept."""
+    titles = ("Reading the input", "Writing the output", "Checking the result")
+    doc = pymupdf.open()
+    for n in range(1, 13):
+        page = doc.new_page(width=612, height=792)
+        chapter = (n - 1) // 4
+        if n % 2 == 0:
+            page.insert_text((90, 58), f"Chapter {chapter + 1}: {titles[chapter]}",
+                             fontsize=11)
+        page.insert_text((512, 58), str(n), fontsize=11)
+        if n % 4 == 1:
+            page.insert_text((90, 110), f"{chapter + 1} {titles[chapter]}", fontsize=17,
+                             fontname="hebo")
+        _column(page, 90, 522, 130, 700, LOREM * 7)
+    data = doc.tobytes()
+    doc.close()
+    processed = process_pdf(data, "manual.pdf")
+    assert "Chapter" not in processed.source.text
+    assert [b.heading for b in processed.source.blocks if b.kind == "heading"] == [
+        f"{n} {title}" for n, title in enumerate(titles, start=1)]
+    assert "12" not in [w.text for w in processed.layout.words]
+
+
+def test_entries_of_a_table_of_contents_are_not_headings():
+    """A manual's contents list its chapters in the chapters' own heading type; the
+    dot leaders and page number say they are entries, not headings."""
+    def draw(page):
+        page.insert_text((72, 70), "Contents", fontsize=18, fontname="hebo")
+        y = 110
+        for chapter, section in (("1 Introduction", "1.1 Scope"),
+                                 ("Appendix A Copying", "A.1 The licence")):
+            page.insert_text((72, y), f"{chapter} . . . . . . . . 3", fontsize=13,
+                             fontname="hebo")
+            page.insert_text((82, y + 16), f"{section} . . . . . . . . 4", fontsize=10)
+            y += 36
+        page.insert_text((72, 200), "1 Introduction", fontsize=13, fontname="hebo")
+        _column(page, 72, 540, 215, 500, LOREM * 9)
+    assert [text for _, text in _headings(_pdf(draw))] == ["Contents", "1 Introduction"]
+
+
+def test_a_listing_with_blank_lines_is_one_code_block_indented_as_on_the_page():
+    """Blank lines cut a listing into blocks; it is written as one fence, its lines
+    indented as they are set, and an option and its description, cut apart at the
+    wide space between them, on one line again."""
+    listing = [(0, "Group ::= SEQUENCE {"), (3, "id    OBJECT IDENTIFIER,"), (0, "}"),
+               None, (0, "END")]
+
+    def draw(page):
+        _column(page, 72, 540, 60, 200, LOREM * 5)
+        y = 230
+        for entry in listing:
+            if entry is not None:
+                indent, line = entry
+                page.insert_text((90 + indent * 5.4, y), line, fontsize=9, fontname="cour")
+            y += 12
+        page.insert_text((90, y + 12), "-c, --check", fontsize=9, fontname="cour")
+        page.insert_text((300, y + 12), "checks the syntax only", fontsize=9, fontname="cour")
+        _column(page, 72, 540, y + 40, y + 200, LOREM * 5)
+    text = process_pdf(_pdf(draw), "listing.pdf").source.text
+    assert text.count("```") == 2
+    assert ("```\nGroup ::= SEQUENCE {\n   id OBJECT IDENTIFIER,\n}\n\nEND\n\n"
+            "-c, --check") in text
+    line = next(line for line in text.splitlines() if line.startswith("-c, --check"))
+    assert line.endswith("checks the syntax only") and len(line) > 40

@@ -41,6 +41,11 @@ def shared_height(a: BBox, b: BBox) -> float:
     return min(a[3], b[3]) - max(a[1], b[1])
 
 
+def same_row(a: BBox, b: BBox) -> bool:
+    """Do `a` and `b` sit on one row: sharing half the height of the lower one?"""
+    return shared_height(a, b) >= 0.5 * min(height(a), height(b))
+
+
 def contains(outer: BBox, inner: BBox, tolerance: float = 0.5) -> bool:
     return (
         inner[0] >= outer[0] - tolerance

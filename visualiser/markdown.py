@@ -19,6 +19,7 @@ from typing import Literal
 
 import numpy
 
+from visualiser.geometry import same_row
 from visualiser.hyphens import SOFT_HYPHEN, LineEndHyphens
 from visualiser.layout.model import Block, Layout
 from visualiser.patterns import NUMBERED_ITEM
@@ -240,12 +241,7 @@ def build_markdown(layout: Layout) -> SourceMarkdown:
                 items.append((item_start, out.length))
             blocks.append(MdBlock("list", start, out.length, items=tuple(items)))
         elif first.kind == "code":
-            out.synthetic("```\n")
-            for n, line_id in enumerate(first.line_ids):
-                if n:
-                    out.synthetic("\n")
-                _write_words(out, layout, layout.lines[line_id].word_ids)
-            out.synthetic("\n```")
+            _write_code(out, layout, group)
             blocks.append(MdBlock("code", start, out.length))
         elif first.kind == "heading":
             out.synthetic("#" * first.level + " ")
@@ -261,8 +257,9 @@ def build_markdown(layout: Layout) -> SourceMarkdown:
 
 
 def _groups(layout: Layout) -> Iterator[list[Block]]:
-    """Blocks that become one markdown block: consecutive list items form one list;
-    a table continued across a page break joins the table it continues."""
+    """Blocks that become one markdown block: consecutive list items form one list,
+    consecutive code blocks one listing; a table continued across a page break joins
+    the table it continues."""
     group: list[Block] = []
     for block in layout.blocks:
         joins = group and (
@@ -270,6 +267,8 @@ def _groups(layout: Layout) -> Iterator[list[Block]]:
             or (block.kind == "table" and block.table is not None and block.table.continued
                 and group[-1].kind == "table")
             or (block.kind == "paragraph" and block.continues and group[-1].kind == "paragraph")
+            # a listing's blank lines cut it into blocks: one listing again
+            or (block.kind == "code" and group[-1].kind == "code")
         )
         if not joins and group:
             yield group
@@ -277,6 +276,34 @@ def _groups(layout: Layout) -> Iterator[list[Block]]:
         group.append(block)
     if group:
         yield group
+
+
+def _write_code(out: _Writer, layout: Layout, group: list[Block]) -> None:
+    """One fenced listing, laid out as on the page: each line indented as far as it
+    is there (in characters of the listing's monospace font, since indentation is the
+    structure of code), a blank line where the page leaves one, and lines that share
+    a row (an option and its description, cut apart at the wide space) on one line."""
+    lines = [layout.lines[i] for block in group for i in block.line_ids]
+    words = [layout.words[w] for line in lines for w in line.word_ids]
+    width = (sum(w.bbox[2] - w.bbox[0] for w in words)
+             / max(sum(len(w.text) for w in words), 1)) or 1.0
+    left = min(line.bbox[0] for line in lines)
+    out.synthetic("```\n")
+    before = None
+    for line in lines:
+        if before is None:
+            spaces = round((line.bbox[0] - left) / width)
+        elif same_row(before.bbox, line.bbox) and line.bbox[0] > before.bbox[2]:
+            spaces = max(round((line.bbox[0] - before.bbox[2]) / width), 1)
+        else:
+            height = line.bbox[3] - line.bbox[1]
+            out.synthetic("\n\n" if line.bbox[1] - before.bbox[3] > 0.8 * height else "\n")
+            spaces = round((line.bbox[0] - left) / width)
+        if spaces > 0:
+            out.synthetic(" " * min(spaces, 80))
+        _write_words(out, layout, line.word_ids)
+        before = line
+    out.synthetic("\n```")
 
 
 def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:

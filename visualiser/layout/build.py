@@ -51,7 +51,8 @@ def build_layout(pages: list[PageRead]) -> Layout:
     if dropped:
         builder.layout.warnings.append(
             f"{dropped} running header/footer lines (the same text at the top or bottom of "
-            "most pages, page numbers included) were left out of the chunks")
+            "most pages, or beside the page number there; page numbers included) were left "
+            "out of the chunks")
     return builder.layout
 
 

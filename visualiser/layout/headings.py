@@ -5,8 +5,9 @@ point or more above the body size is a level). This module corrects it block by 
 a short standalone line set in bold at body size, in capitals, or numbered like a
 section ("2.1 Results", "TITLE IV", "Article 5") is a heading too; a "heading" with
 no letters or mostly digits (a page number, a year on a cover, a warning icon, a row
-of figures), a byline (an author with a footnote mark, an e-mail address) or one as
-long as a sentence is not.
+of figures), a byline (an author with a footnote mark, an e-mail address), an entry
+of the table of contents (dot leaders to a page number) or one as long as a sentence
+is not.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ _DIVISION = re.compile(
     r"^(TITLE|CHAPTER|PART|ARTICLE|SECTION|ANNEX|APPENDIX|SCHEDULE|Title|Chapter|Part|"
     r"Article|Section|Annex|Appendix|Schedule)\s+([IVXLC]+|\d+[A-Z]?|[A-Z])\b[.:]?")
 _OPEN_END = (",", ";", "-", "–")
+# a contents entry: a title, dot leaders, a page number ("Appendix A Copying . . . 24")
+_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|_{4,}")
 
 
 def size_class(size: float) -> float:
@@ -96,8 +99,9 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     words = text.split()
     letters = len(_LETTER.findall(text))
     digits = sum(map(str.isdigit, text))
-    if letters < 2 or digits > letters or _BYLINE.search(text):
-        return ("paragraph", 0) if kind == "heading" else (kind, level)  # figures, bylines
+    if letters < 2 or digits > letters or _BYLINE.search(text) or _LEADER.search(text):
+        # figures, bylines, the table of contents
+        return ("paragraph", 0) if kind == "heading" else (kind, level)
     if kind == "heading":
         if len(words) > MAX_HEADING_WORDS or len(lines) > 3:
             return "paragraph", 0

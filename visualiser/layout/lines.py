@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from visualiser.geometry import union
+from visualiser.geometry import same_row, union
 from visualiser.layout.headings import size_class
 from visualiser.layout.items import Item, PageRead, RawLine
 from visualiser.patterns import numbers_aside
@@ -59,8 +59,11 @@ def _same_row(a: RawLine, b: RawLine) -> bool:
 
 def drop_running_lines(pages: list[PageRead]) -> int:
     """Remove running heads and feet: a line in the top or bottom margin whose text,
-    numbers aside, recurs there on at least half the pages (and three). They would
-    otherwise sit in the middle of every chunk that crosses a page."""
+    numbers aside, recurs there on at least half the pages (and three), and a line
+    that shares its row with such a recurring page number. They would otherwise sit
+    in the middle of every chunk that crosses a page. (A book's running head names
+    its chapter, "Chapter 2: Parsing  3", so its text recurs only within a chapter;
+    the page number beside it is what gives it away.)"""
     if len(pages) < 3:
         return 0
 
@@ -79,10 +82,19 @@ def drop_running_lines(pages: list[PageRead]) -> int:
     running = {k for k, n in seen.items() if n >= max(3, len(pages) / 2)}
     dropped = 0
     for page in pages:
-        kept = [item for item in page.items if key(page, item) not in running]
+        keys = [key(page, item) for item in page.items]
+        numbers = [item.bbox for item, k in zip(page.items, keys, strict=True)
+                   if k in running and k[1] in _BARE_NUMBERS]
+        kept = [item for item, k in zip(page.items, keys, strict=True)
+                if k is None or not (k in running
+                                     or any(same_row(item.bbox, n) for n in numbers))]
         dropped += len(page.items) - len(kept)
         page.items = kept
     return dropped
+
+
+# a page number as `numbers_aside` writes it: "7", "- 7 -", "(7)"
+_BARE_NUMBERS = frozenset({"#", "- # -", "– # –", "(#)", "[#]"})
 
 
 # a page number as set in a foot or head: "7", "- 7 -", "(vii)", "Page 7"

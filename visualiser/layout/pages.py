@@ -16,7 +16,7 @@ from multiprocessing import get_context
 
 import pymupdf
 
-from visualiser.geometry import BBox, area, centre, height, holds_centre, shared_height, union
+from visualiser.geometry import BBox, area, centre, holds_centre, same_row, union
 from visualiser.layout.engines import (
     DEFAULT_OPTIONS,
     LayoutEngine,
@@ -400,7 +400,7 @@ def _lines_from_chars(fragments: list[Piece], *, join_rows: bool = False) -> lis
 def _same_row(row: list[Piece], piece: Piece) -> bool:
     extent = union(p.box for p in row)
     # a row may hold fragments of two columns: `horizontal_lines` cuts it at the gutter
-    return shared_height(extent, piece.box) >= 0.5 * min(height(extent), height(piece.box))
+    return same_row(extent, piece.box)
 
 
 def _word_count(lines: list[RawLine]) -> int:
