@@ -540,3 +540,80 @@ def test_a_listing_with_blank_lines_is_one_code_block_indented_as_on_the_page():
             "-c, --check") in text
     line = next(line for line in text.splitlines() if line.startswith("-c, --check"))
     assert line.endswith("checks the syntax only") and len(line) > 40
+
+
+_TESTIMONY = ("Q. Where were you employed in the spring of last year? A. I worked as a "
+              "dispatcher at the depot on Marsh Road, mostly on the night shift, and I "
+              "trained the new dispatchers as well. Q. Did your shift change? A. Yes. In "
+              "April my supervisor told me that I was moving to days. ") * 6
+
+
+def _numbered_pages(columns: list[tuple[float, float, float]], pages: int,
+                    per_page: int, first: int, restart: bool, pad: int = 0) -> bytes:
+    """Pages whose text lines are numbered in the margin: per column (text x0, text
+    x1, x of the numbers' right edge, or their left edge when right of the text)."""
+    words = _TESTIMONY.split()
+    doc = pymupdf.open()
+    number = first
+    for _ in range(pages):
+        page = doc.new_page(width=612, height=792)
+        number = first if restart else number
+        for x0, x1, numbers_x in columns:
+            for n in range(per_page):
+                y = 90 + n * 24
+                label = str(number + n).zfill(pad)
+                width = pymupdf.get_text_length(label, "cour", 11)
+                page.insert_text((numbers_x - width if numbers_x < x0 else numbers_x, y),
+                                 label, fontname="cour", fontsize=11)
+                line: list[str] = []
+                while words and pymupdf.get_text_length(" ".join([*line, words[0]]), "cour",
+                                                        11) < x1 - x0:
+                    line.append(words.pop(0))
+                page.insert_text((x0, y), " ".join(line), fontname="cour", fontsize=11)
+                words = words or _TESTIMONY.split()
+            if not restart:
+                number += per_page
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def _no_number_between_words(text: str) -> None:
+    tokens = text.split()
+    assert not [t for t in tokens if t.isdigit()], "a line number was read into the text"
+    assert "I worked as a dispatcher at the depot on Marsh Road" in " ".join(tokens)
+
+
+def test_a_transcripts_line_numbers_are_left_out_of_the_text():
+    """A transcript numbers every line 1–25 in the margin, again on each page; read
+    with the text, the numbers would sit between the words of every sentence."""
+    processed = process_pdf(_numbered_pages([(100, 540, 80)], pages=3, per_page=25, first=1,
+                                            restart=True), "transcript.pdf")
+    _no_number_between_words(processed.source.text)
+    assert any("75 line numbers in the margin" in w for w in processed.layout.warnings)
+
+
+def test_a_draft_papers_line_numbers_on_both_margins_are_left_out():
+    """A paper under review numbers its lines 000, 001, … on across the pages, in the
+    left margin for the left column and the right margin for the right one."""
+    data = _numbered_pages([(70, 290, 50), (322, 542, 562)], pages=3, per_page=27, first=0,
+                           restart=False, pad=3)
+    processed = process_pdf(data, "draft.pdf")
+    _no_number_between_words(processed.source.text)
+    assert any("162 line numbers in the margin" in w for w in processed.layout.warnings)
+
+
+def test_a_forms_numbered_lines_keep_their_numbers():
+    """A form numbers its lines too (1, 2, 3, 5, 6, …: sub-lines "4a" between), with
+    its section labels in the margin left of them: those numbers are the form's."""
+    def draw(page):
+        page.insert_text((36, 90), "Income", fontsize=10, fontname="hebo")
+        y = 90
+        for n in (*range(1, 4), *range(5, 12), *range(13, 20), *range(21, 25)):
+            page.insert_text((112 - pymupdf.get_text_length(str(n), "helv", 9), y), str(n),
+                             fontsize=9)
+            page.insert_text((130, y), f"Amount reported on schedule part {n + 40}",
+                             fontsize=9)
+            y += 14
+    text = process_pdf(_pdf(draw), "form.pdf").source.text
+    assert [t for t in text.split() if t.isdigit()][:6] == ["1", "41", "2", "42", "3", "43"]

@@ -23,6 +23,7 @@ from visualiser.layout.headings import (
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.lines import (
+    drop_line_numbers,
     drop_page_numbers,
     drop_running_lines,
     figures_after_paragraphs,
@@ -40,6 +41,7 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 
 def build_layout(pages: list[PageRead]) -> Layout:
+    numbered = drop_line_numbers(pages)
     dropped = drop_running_lines(pages) + drop_page_numbers(pages)
     figures_after_paragraphs(pages)
     for page in pages:
@@ -52,6 +54,10 @@ def build_layout(pages: list[PageRead]) -> Layout:
         builder.layout.warnings.append(
             f"{dropped} running header/footer lines (the same text at the top or bottom of "
             "most pages, or beside the page number there; page numbers included) were left "
+            "out of the chunks")
+    if numbered:
+        builder.layout.warnings.append(
+            f"{numbered} line numbers in the margin (a transcript's or a draft's) were left "
             "out of the chunks")
     return builder.layout
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from visualiser.geometry import same_row, union
+from visualiser.geometry import BBox, same_row, union
 from visualiser.layout.headings import size_class
 from visualiser.layout.items import Item, PageRead, RawLine
 from visualiser.patterns import numbers_aside
@@ -145,6 +145,122 @@ def _page_number(item: Item, lines: list[Item], height: float, band: str) -> boo
         if gap < line_height:
             return False  # right under (or over) the text: part of it
     return True
+
+
+LINE_NUMBERS_MIN = 8  # numbers in a column before it counts as line numbering
+_LINE_NUMBER = re.compile(r"\d{1,4}")
+
+
+def drop_line_numbers(pages: list[PageRead]) -> int:
+    """Remove the numbers a transcript, a pleading or a paper under review prints in
+    its margin beside every line ("12  Q. And where were you?"): read with the text
+    they would sit between the words of every sentence ("We 2 are on the record").
+    A column of them is told from a numbered list by what a list cannot be: at least
+    LINE_NUMBERS_MIN bare numbers aligned on one edge, rising by one step (1, 5 or 10)
+    at an even pitch, each set apart from the text of its row, on at least half of the
+    document's pages (a page of a one- or two-page document needs twice as many)."""
+    least = LINE_NUMBERS_MIN if len(pages) > 2 else 2 * LINE_NUMBERS_MIN
+    found = [_line_number_columns(page, least) for page in pages]
+    if sum(1 for columns in found if columns) < max(1, len(pages) / 2):
+        return 0
+    # The document is numbered: a page's short column (the last lines of a section)
+    # counts where it stands where the long ones stand.
+    edges = [(edge, x) for columns in found for edge, x, _ in columns]
+    dropped = 0
+    for page in pages:
+        numbers = {(id(item), at) for edge, x, column in _line_number_columns(page, 2)
+                   if any(e == edge and abs(x - ex) < 2.0 for e, ex in edges)
+                   for item, at in column}
+        if not numbers:
+            continue
+        kept = []
+        for item in page.items:
+            line = item.line
+            cut = [at for at in (0, -1) if (id(item), at) in numbers] if line else []
+            if not cut:
+                kept.append(item)
+                continue
+            words = line.words[1:] if 0 in cut else list(line.words)
+            if -1 in cut and len(line.words) > 1:
+                words = words[:-1]
+            dropped += 1
+            if words:
+                item.line = RawLine(union(b for b, _ in words), words, line.size, line.bold,
+                                    line.mono, line.horizontal)
+                item.bbox = item.line.bbox
+                kept.append(item)
+        page.items = kept
+    return dropped
+
+
+def _line_number_columns(page: PageRead,
+                         least: int) -> list[tuple[int, float, list[tuple[Item, int]]]]:
+    """The columns of at least `least` margin line numbers on `page`: the edge they
+    align on (0 left, 2 right), its x, and (item, 0 or -1: the line's first or last
+    word) for each number."""
+    candidates: list[tuple[BBox, int, Item, int]] = []
+    for item in page.items:
+        line = item.line
+        if line is None or not line.horizontal:
+            continue
+        words = line.words
+        apart = 1.5 * line.size  # wider than any word space: a margin, not a sentence
+        for at, neighbour in ((0, 1), (-1, -2)):
+            box, text = words[at]
+            if not _LINE_NUMBER.fullmatch(text):
+                continue
+            if len(words) > 1:
+                other = words[neighbour][0]
+                if (other[0] - box[2] if at == 0 else box[0] - other[2]) < apart:
+                    continue
+            candidates.append((box, int(text), item, at))
+            if len(words) == 1:
+                break
+    columns = []
+    for edge in (0, 2):  # numbers aligned on their left edge, or on their right
+        for run in _aligned(candidates, edge, least):
+            if _counts_lines(run) and _in_margin(run, page):
+                columns.append((edge, run[0][0][edge], [(item, at) for _, _, item, at in run]))
+    return columns
+
+
+def _in_margin(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> bool:
+    """Is the column of numbers `run` outside the text, nothing beyond it? (A form's
+    numbered lines have its section labels left of them.)"""
+    numbers = {id(item) for _, _, item, _ in run}
+    x0 = min(c[0][0] for c in run)
+    x1 = max(c[0][2] for c in run)
+    left = x1 < page.width / 2
+    beyond = sum(1 for item in page.items
+                 if item.line is not None and id(item) not in numbers
+                 and (item.bbox[0] < x0 if left else item.bbox[2] > x1))
+    return beyond <= 0.05 * len(page.items)
+
+
+def _aligned(candidates: list[tuple[BBox, int, Item, int]], edge: int,
+             least: int) -> list[list[tuple[BBox, int, Item, int]]]:
+    runs: list[list[tuple[BBox, int, Item, int]]] = []
+    for c in sorted(candidates, key=lambda c: c[0][edge]):
+        if runs and c[0][edge] - runs[-1][-1][0][edge] < 2.0:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    return [sorted(run, key=lambda c: c[0][1]) for run in runs if len(run) >= least]
+
+
+def _counts_lines(run: list[tuple[BBox, int, Item, int]]) -> bool:
+    """Do the numbers of `run` (top to bottom) rise by one step at an even pitch?"""
+    steps = Counter(b[1] - a[1] for a, b in zip(run, run[1:], strict=False))
+    step, rising = steps.most_common(1)[0]
+    if len(run) == 2:
+        return step in (1, 5, 10)
+    if step not in (1, 5, 10) or rising < 0.95 * (len(run) - 1):  # a form skips some
+        return False
+    pitches = sorted(b[0][1] - a[0][1] for a, b in zip(run, run[1:], strict=False)
+                     if b[1] - a[1] == step)
+    pitch = pitches[len(pitches) // 2]
+    even = sum(1 for p in pitches if abs(p - pitch) <= 0.2 * pitch)
+    return pitch > 0 and even >= 0.8 * len(pitches)
 
 
 _OPEN_END = re.compile(r"[-\w,;]$")  # a line that ends mid-sentence (a hyphen, a word)
