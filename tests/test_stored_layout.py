@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import APEX, make_app
 from visualiser import pipeline
 from visualiser.knowledgebase import new_metadata
-from visualiser.layout import DEFAULT_OPTIONS, saved
+from visualiser.layout import DEFAULT_OPTIONS, engines, saved
 from visualiser.resources import samples_dir
 from visualiser.web import start_processing
 
@@ -132,6 +132,27 @@ def test_a_second_knowledgebase_with_the_same_bytes_reuses_the_layout(tmp_path, 
         assert store.chunk_set(two.id, body["id"])["chunking_strategy"] == "token_based"
     finally:
         app.extensions["visualiser"].close()
+
+
+def test_a_layout_kept_by_other_layout_code_is_read_again_once(tmp_path, reads, monkeypatch):
+    """After an upgrade whose layout rules changed, a stored document's layout is read
+    again (once: then the new reading is kept), never served as the old code made it."""
+    _, doc = _stored_then_stopped(tmp_path)
+    first = make_app(tmp_path, CACHE_DIR=tmp_path / "unused")
+    old_path = _layout_file(first, APEX_ID)
+    first.extensions["visualiser"].close()
+    monkeypatch.setattr(engines, "layout_code_digest", lambda: "f" * 64)
+    second = make_app(tmp_path, CACHE_DIR=tmp_path / "other-cache")
+    try:
+        new_path = _layout_file(second, APEX_ID)
+        assert new_path != old_path and old_path.is_file()
+        for _ in range(2):
+            response = second.test_client().get(doc["links"]["chunks"] + "?strategy=fixed_chars")
+            assert response.status_code == 200, response.get_json()
+        assert len(reads) == 2
+        assert saved.read_file(new_path) is not None
+    finally:
+        second.extensions["visualiser"].close()
 
 
 def test_a_damaged_layout_file_is_read_again_and_replaced(tmp_path, reads):

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from visualiser import packed
 from visualiser.errors import NotFound, VisualiserError
+from visualiser.files import source_digest
 from visualiser.layout import LayoutOptions
 from visualiser.packed import Packed
 from visualiser.strategies import STRATEGIES, Strategy
@@ -41,11 +42,7 @@ _PACKAGE = Path(__file__).resolve().parent
 def code_digest() -> str:
     """A digest of this program's Python source: reports made by other code are other
     reports. Read once per process (a few milliseconds)."""
-    digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return source_digest(_PACKAGE.rglob("*.py"), _PACKAGE)
 
 
 def file_path(folder: Path, name: str, options: LayoutOptions, cls: type[Strategy]) -> Path:

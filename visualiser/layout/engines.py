@@ -12,9 +12,12 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import ClassVar
 
 from visualiser.errors import BadParameter
+from visualiser.files import source_digest
 from visualiser.layout.items import PageRead
 
 Progress = Callable[[int, int], None]
@@ -32,7 +35,20 @@ class LayoutOptions:
     workers: int = 1  # processes reading pages; 1 reads in the calling process
 
     def key(self) -> str:
-        return f"{self.engine}@{get_engine(self.engine).version()}:ocr={self.ocr}:{self.ocr_lang}"
+        return (f"{self.engine}@{get_engine(self.engine).version()}:ocr={self.ocr}:"
+                f"{self.ocr_lang}:code={layout_code_digest()[:16]}")
+
+
+@cache
+def layout_code_digest() -> str:
+    """A digest of the code that turns pages into a Layout (this package, and the
+    geometry and text patterns it uses). Its rules change from one release to the
+    next, so a cached or stored layout is reused only by the code that read it, never
+    served stale after an upgrade (which reads it once again)."""
+    package = Path(__file__).resolve().parent
+    root = package.parent
+    return source_digest([*package.glob("*.py"), root / "geometry.py", root / "patterns.py"],
+                         root)
 
 
 class LayoutEngine(ABC):
