@@ -617,3 +617,42 @@ def test_a_forms_numbered_lines_keep_their_numbers():
             y += 14
     text = process_pdf(_pdf(draw), "form.pdf").source.text
     assert [t for t in text.split() if t.isdigit()][:6] == ["1", "41", "2", "42", "3", "43"]
+
+
+def test_a_regulations_bold_section_headings_with_a_full_stop_are_headings():
+    """A regulation titles its sections in bold at body size, ending in a full stop
+    ("§ 101.1 Purpose.", the section sign a word of its own); a bold sentence with a
+    full stop is still not a heading."""
+    def draw(page):
+        y = 70
+        for number, title in (("101.1", "Purpose"), ("101.2", "Definitions of terms")):
+            page.insert_text((72, y), f"§ {number} {title}.", fontsize=10, fontname="hebo")
+            _column(page, 72, 540, y + 6, y + 110, LOREM * 4)
+            y += 130
+        page.insert_text((72, y), "Applicants must file the form before the deadline.",
+                         fontsize=10, fontname="hebo")
+        _column(page, 72, 540, y + 6, y + 110, LOREM * 4)
+    assert [text for _, text in _headings(_pdf(draw))] == [
+        "§ 101.1 Purpose.", "§ 101.2 Definitions of terms."]
+
+
+def test_a_section_number_near_the_top_is_no_running_page_number():
+    """Page numbers sit at the top of every page; the first section's heading starts
+    near the top of page 1, its number set apart ("1" then "Historical Utility"). The
+    number looks like a page number but is not where the page numbers are."""
+    doc = pymupdf.open()
+    for n in range(1, 5):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((550, 32), str(n), fontsize=10)
+        top = 100
+        if n == 1:
+            page.insert_text((57, 68), "1", fontsize=14, fontname="hebo")
+            page.insert_text((81, 68), "Historical Utility", fontsize=14, fontname="hebo")
+            top = 80
+        _column(page, 57, 555, top, 740, LOREM * 9)
+    data = doc.tobytes()
+    doc.close()
+    processed = process_pdf(data, "handbook.pdf")
+    assert [b.heading for b in processed.source.blocks if b.kind == "heading"] == [
+        "1 Historical Utility"]
+    assert not {"2", "3", "4"} & {w.text for w in processed.layout.words}

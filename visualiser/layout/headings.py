@@ -3,11 +3,11 @@
 Font size relative to the body text gives the first answer (`build.py`: every size a
 point or more above the body size is a level). This module corrects it block by block:
 a short standalone line set in bold at body size, in capitals, or numbered like a
-section ("2.1 Results", "TITLE IV", "Article 5") is a heading too; a "heading" with
-no letters or mostly digits (a page number, a year on a cover, a warning icon, a row
-of figures), a byline (an author with a footnote mark, an e-mail address), an entry
-of the table of contents (dot leaders to a page number) or one as long as a sentence
-is not.
+section ("2.1 Results", "TITLE IV", "Article 5", a regulation's "§ 101.1 Purpose.")
+is a heading too; a "heading" with no letters or mostly digits (a page number, a year
+on a cover, a warning icon, a row of figures), a byline (an author with a footnote
+mark, an e-mail address), an entry of the table of contents (dot leaders to a page
+number) or one as long as a sentence is not.
 """
 
 from __future__ import annotations
@@ -108,15 +108,17 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
         return kind, level
     if kind not in ("paragraph", "list_item") or len(lines) > 2 or not words or CAPTION.match(text):
         return kind, level
+    # "§ 101.1": the section sign may be a word of its own
+    first = " ".join(words[:2]) if words[0] in ("§", "§§") and len(words) > 1 else words[0]
+    numbered = is_section_number(first) and len(words) > len(first.split())
+    bold = all(line.bold for line in lines) and not style.bold_body
     if len(words) > 12 or text.endswith(_OPEN_END) or text.endswith("."):
-        if not (_DIVISION.match(text) and len(words) <= 4):
+        if not (_DIVISION.match(text) and len(words) <= 4) and not (
+                numbered and bold and _one_phrase(text, first)):
             return kind, level
     size = size_class(sum(line.size for line in lines) / len(lines))
     if size < style.body - 0.5:
         return kind, level  # small print: footnotes, captions, labels
-    first = words[0]
-    numbered = is_section_number(first) and len(words) > 1
-    bold = all(line.bold for line in lines) and not style.bold_body
     capitals = letters >= 4 and text.upper() == text and text.lower() != text
     if _DIVISION.match(text):
         return "heading", style.next_level
@@ -128,3 +130,12 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     if kind == "paragraph" and len(lines) == 1 and _MULTI_LEVEL.match(first) and len(words) > 1:
         return "heading", min(style.next_level + first.rstrip(".").count("."), 4)
     return kind, level
+
+
+def _one_phrase(text: str, number: str) -> bool:
+    """A numbered bold line that ends with a full stop is a regulation's section
+    heading ("§ 101.1 Purpose.", "4. Definitions.") when its title is one short
+    phrase, not a sentence or two."""
+    title = text[len(number):].strip().removesuffix(".")
+    return 0 < len(title.split()) <= 10 and ". " not in title and not title.endswith(
+        (",", ";", ":"))

@@ -59,11 +59,11 @@ def _same_row(a: RawLine, b: RawLine) -> bool:
 
 def drop_running_lines(pages: list[PageRead]) -> int:
     """Remove running heads and feet: a line in the top or bottom margin whose text,
-    numbers aside, recurs there on at least half the pages (and three), and a line
-    that shares its row with such a recurring page number. They would otherwise sit
-    in the middle of every chunk that crosses a page. (A book's running head names
-    its chapter, "Chapter 2: Parsing  3", so its text recurs only within a chapter;
-    the page number beside it is what gives it away.)"""
+    numbers aside, recurs there on at least half the pages (and three), at the height
+    it has on most of them, and a line that shares its row with such a recurring page
+    number. They would otherwise sit in the middle of every chunk that crosses a page.
+    (A book's running head names its chapter, "Chapter 2: Parsing  3", so its text
+    recurs only within a chapter; the page number beside it is what gives it away.)"""
     if len(pages) < 3:
         return 0
 
@@ -77,16 +77,31 @@ def drop_running_lines(pages: list[PageRead]) -> int:
         return (band, numbers_aside(item.line.text)) if band else None
 
     seen: Counter[tuple[str, str]] = Counter()
+    heights: dict[tuple[str, str], list[float]] = {}  # where each key sits, page by page
     for page in pages:
-        seen.update({k for item in page.items if (k := key(page, item))})
-    running = {k for k, n in seen.items() if n >= max(3, len(pages) / 2)}
+        found = {k: item.bbox for item in page.items if (k := key(page, item))}
+        seen.update(found.keys())
+        for k, box in found.items():
+            heights.setdefault(k, []).append((box[1] + box[3]) / 2)
+    running = {k: sorted(heights[k])[len(heights[k]) // 2]
+               for k, n in seen.items() if n >= max(3, len(pages) / 2)}
+
+    def recurs(item: Item, k: tuple[str, str] | None) -> bool:
+        """Is `item` the running line of key `k`, where that line sits on most pages?
+        (A chapter's number "1" over its title is no page number, though it looks like
+        one, and "Results" at the top of a column no running head.)"""
+        if k not in running:
+            return False
+        line_height = max(item.bbox[3] - item.bbox[1], 4.0)
+        return abs((item.bbox[1] + item.bbox[3]) / 2 - running[k]) <= line_height
+
     dropped = 0
     for page in pages:
         keys = [key(page, item) for item in page.items]
         numbers = [item.bbox for item, k in zip(page.items, keys, strict=True)
-                   if k in running and k[1] in _BARE_NUMBERS]
+                   if k is not None and k[1] in _BARE_NUMBERS and recurs(item, k)]
         kept = [item for item, k in zip(page.items, keys, strict=True)
-                if k is None or not (k in running
+                if k is None or not (recurs(item, k)
                                      or any(same_row(item.bbox, n) for n in numbers))]
         dropped += len(page.items) - len(kept)
         page.items = kept
