@@ -656,3 +656,36 @@ def test_a_section_number_near_the_top_is_no_running_page_number():
     assert [b.heading for b in processed.source.blocks if b.kind == "heading"] == [
         "1 Historical Utility"]
     assert not {"2", "3", "4"} & {w.text for w in processed.layout.words}
+
+
+def _footnoted_pages() -> bytes:
+    """Two pages: a paragraph runs from the foot of page 1 onto page 2, with the page's
+    footnote (its mark raised at the start of its line) between the two parts."""
+    doc = pymupdf.open()
+    first = doc.new_page(width=612, height=792)
+    _column(first, 72, 540, 72, 640, LOREM * 11 + "and the clerk shall enter the date on which")
+    first.insert_text((72, 700), "1", fontsize=6)
+    first.insert_text((76, 703), "The docket is kept open to the public at the registry.",
+                      fontsize=8)
+    second = doc.new_page(width=612, height=792)
+    _column(second, 72, 540, 72, 300, "each application was received. " + LOREM * 4)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def test_a_paragraph_carried_over_a_page_break_skips_the_footnote_between():
+    """The footnote is written after the whole paragraph, its mark a word of its own."""
+    text = process_pdf(_footnoted_pages(), "footnoted.pdf").source.text
+    assert "enter the date on which each application was received." in text
+    assert "1 The docket is kept open" in text
+    assert text.index("1 The docket") > text.index("each application was received")
+
+
+def test_a_chapters_label_over_its_title_is_one_heading():
+    """"Chapter 2" set over "Limited Market" in another size: one heading."""
+    def draw(page):
+        page.insert_text((72, 120), "Chapter 2", fontsize=20, fontname="hebo")
+        page.insert_text((72, 170), "Limited Market", fontsize=25, fontname="hebo")
+        _column(page, 72, 540, 200, 500, LOREM * 9)
+    assert [text for _, text in _headings(_pdf(draw))] == ["Chapter 2 Limited Market"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -256,26 +256,40 @@ def build_markdown(layout: Layout) -> SourceMarkdown:
     return SourceMarkdown("".join(out.parts), out.owner(), blocks, layout, dropped)
 
 
-def _groups(layout: Layout) -> Iterator[list[Block]]:
-    """Blocks that become one markdown block: consecutive list items form one list,
-    consecutive code blocks one listing; a table continued across a page break joins
-    the table it continues."""
-    group: list[Block] = []
+def _groups(layout: Layout) -> list[list[Block]]:
+    """Blocks that become one markdown block, in writing order: consecutive list items
+    form one list, consecutive code blocks one listing; a table continued across a
+    page break joins the table it continues, a paragraph the paragraph it carries on,
+    and footnotes read between the two parts are written after the whole paragraph."""
+    groups: list[list[Block]] = []
+    held: list[list[Block]] = []  # footnotes waiting for their paragraph to end
     for block in layout.blocks:
-        joins = group and (
+        group = groups[-1] if groups else None
+        between = block.continues - 1  # footnotes between the two parts of a paragraph
+        if (block.kind == "paragraph" and between > 0 and len(groups) > between
+                and groups[-between - 1][-1].id == block.id - block.continues
+                and all(len(g) == 1 for g in groups[-between:])):
+            held.extend(groups[-between:])
+            del groups[-between:]
+            groups[-1].append(block)
+            continue
+        joins = group is not None and (
             (block.kind == "list_item" and group[-1].kind == "list_item")
             or (block.kind == "table" and block.table is not None and block.table.continued
                 and group[-1].kind == "table")
-            or (block.kind == "paragraph" and block.continues and group[-1].kind == "paragraph")
+            or (block.kind == "paragraph" and block.continues == 1
+                and group[-1].kind == "paragraph")
             # a listing's blank lines cut it into blocks: one listing again
             or (block.kind == "code" and group[-1].kind == "code")
         )
-        if not joins and group:
-            yield group
-            group = []
-        group.append(block)
-    if group:
-        yield group
+        if joins and group is not None:
+            group.append(block)
+            continue
+        groups.extend(held)
+        held = []
+        groups.append([block])
+    groups.extend(held)
+    return groups
 
 
 def _write_code(out: _Writer, layout: Layout, group: list[Block]) -> None:

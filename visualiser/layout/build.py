@@ -8,6 +8,7 @@ previous page continues it.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from itertools import repeat
 
@@ -16,6 +17,7 @@ import numpy
 from visualiser.geometry import BBox, union
 from visualiser.layout.headings import (
     DocumentStyle,
+    is_division_label,
     is_section_number,
     looks_like_heading,
     refine,
@@ -76,6 +78,9 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
     return gaps.most_common(1)[0][0] if gaps else 0.0
 
 
+# a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
+_FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
+
 # `Word(*fields)` without the Python-level `__new__` of a named tuple: the hot loop
 _new_tuple = tuple.__new__
 
@@ -94,6 +99,8 @@ class _Builder:
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.previous_table: Block | None = None  # the last block so far, if a table
         self.running = 0  # lines an engine marked as running heads and feet
+        self.footnotes: set[int] = set()  # ids of the blocks that are footnotes
+        self.last_size: dict[int, float] = {}  # a paragraph's last line's size class
 
     def display(self, box: BBox) -> BBox:
         """A text-space box in displayed coordinates (the page's rotation applied)."""
@@ -231,16 +238,46 @@ class _Builder:
         if (kind == "heading" and before is not None and before.page == self.page
                 and before.kind not in ("table", "image")
                 and len(before.line_ids) == 1
-                and is_section_number(self._text(before))):
-            # "5.1" set apart from its title: one heading "5.1 Results"
+                and (is_section_number(text := self._text(before)) or is_division_label(text))):
+            # "5.1" set apart from its title: one heading "5.1 Results"; "Chapter 2"
+            # over its title: one heading "Chapter 2 Limited Market"
             blocks.pop()
+            self.footnotes.discard(before.id)
             line_ids[:0] = before.line_ids
-        continues = (kind == "paragraph" and before is not None and before.kind == "paragraph"
-                     and self._continues_text(before, line_ids[0]))
         box = union(self.layout.lines[i].bbox for i in line_ids)
-        blocks.append(Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
-                            continues=continues))
+        # A paragraph carried on across a column or page break (it starts above the
+        # footnotes, in the next column, or on the next page) carries on the last
+        # paragraph before the footnotes at the foot of that column or page.
+        target = len(blocks) - 1
+        while target > 0 and blocks[target].id in self.footnotes and (
+                blocks[target].page != self.page or box[1] < blocks[target].bbox[1]):
+            target -= 1
+        before = blocks[target] if target >= 0 else None
+        continues = (kind == "paragraph" and before is not None and before.kind == "paragraph"
+                     and (before.id not in self.footnotes or target == len(blocks) - 1)
+                     and self._continues_text(before, line_ids[0])
+                     # past footnotes: set as that paragraph is, not a figure's text
+                     and (target == len(blocks) - 1 or not lines or abs(
+                         size_class(lines[0].size) - self.last_size.get(before.id, 0.0)) <= 0.5))
+        block = Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
+                      continues=len(blocks) - target if continues else 0)
+        if kind == "paragraph" and lines:
+            self.last_size[block.id] = size_class(lines[-1].size)
+        if kind == "paragraph" and self._footnote(lines, line_ids[0], box):
+            self.footnotes.add(block.id)
+        blocks.append(block)
         line_ids.clear()
+
+    def _footnote(self, lines: list[RawLine], first_line: int, box: BBox) -> bool:
+        """A paragraph in small print in the lower half of its page that starts with a
+        footnote's mark ("1", "*")."""
+        page = self.layout.pages[-1]
+        height = page.height if page.rotation % 180 == 0 else page.width
+        if not lines or box[1] < height / 2 or size_class(
+                sum(line.size for line in lines) / len(lines)) >= self.style.body - 0.5:
+            return False
+        first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
+        return bool(_FOOTNOTE_START.fullmatch(first))
 
     def _text(self, block: Block) -> str:
         return " ".join(self.layout.words[w].text for w in self.layout.block_words(block))

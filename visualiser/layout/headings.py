@@ -81,6 +81,12 @@ def is_section_number(text: str) -> bool:
     return bool(_SECTION_NUMBER.match(text.strip()))
 
 
+def is_division_label(text: str) -> bool:
+    """"Chapter 2", "PART IV", "Article 5:": a division's label with no title, set
+    over the title it belongs to."""
+    return bool(_DIVISION.fullmatch(text.strip()))
+
+
 def looks_like_heading(text: str) -> bool:
     """A short line in capitals or naming a division ("TITLE II", "Article 5"): it
     heads what follows even when set like the body text."""

@@ -64,8 +64,9 @@ class Block:
     line_ids: tuple[int, ...] = ()
     level: int = 0  # heading level 1-4, 0 for other blocks
     table: Table | None = None
-    # a paragraph that carries on the previous one across a column or page break
-    continues: bool = False
+    # a paragraph that carries on an earlier one across a column or page break: how
+    # many blocks back it is (1: the previous one; more when footnotes sit between)
+    continues: int = 0
 
 
 @dataclass(slots=True)

@@ -312,6 +312,12 @@ def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[W
     its word: `_cut`.)"""
     marks = [(s["bbox"], s["text"].strip()) for s in spans
              if s["flags"] & 1 and s["size"] < 0.85 * size and s["text"].strip()]
+    # MuPDF flags a span raised against the text before it; a footnote's own mark
+    # starts its line ("¹The limit applies"), so only the text after it shows it raised
+    marks += [(a["bbox"], a["text"].strip()) for a, b in zip(spans, spans[1:], strict=False)
+              if not a["flags"] & 1 and a["size"] < 0.85 * b["size"] and a["text"].strip()
+              and a["origin"][1] < b["origin"][1] - 0.2 * b["size"]
+              and abs(b["bbox"][0] - a["bbox"][2]) < 1.0]
     if not marks:
         return words
     out: list[WordBox] = []
