@@ -689,3 +689,36 @@ def test_a_chapters_label_over_its_title_is_one_heading():
         page.insert_text((72, 170), "Limited Market", fontsize=25, fontname="hebo")
         _column(page, 72, 540, 200, 500, LOREM * 9)
     assert [text for _, text in _headings(_pdf(draw))] == ["Chapter 2 Limited Market"]
+
+
+def test_a_transcripts_speakers_questions_and_answers_are_paragraphs():
+    """A transcript is typewritten: a speaker's turn, a question or an answer starts
+    on a line indented by tabs, with no space above it, and runs on at the margin.
+    Each is a paragraph of its own, whole; "Q." and "A." are speakers, not a list."""
+    turns = [
+        ("          ", "THE COURT: Good morning. Please be seated. We are on the record "
+                       "in the matter of Harlow versus Denton Freight."),
+        ("          ", "MR. BRANDT: Peter Brandt for the defendant, Denton Freight "
+                       "Incorporated, who is present."),
+        ("     ", "Q. Would you state your name for the record and spell your last name?"),
+        ("     ", "A. Lucia Harlow."),
+        ("     ", "Q. And where were you employed in the spring of last year, before "
+                  "the events that bring us here today?"),
+    ]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 90
+    for indent, text in turns:
+        words, line = text.split(), indent
+        while words:
+            while words and len(line) + len(words[0]) < 56:
+                line += words.pop(0) + " "
+            page.insert_text((96, y), line.rstrip(), fontname="cour", fontsize=12)
+            y, line = y + 25, ""
+    data = doc.tobytes()
+    doc.close()
+    processed = process_pdf(data, "transcript.pdf")
+    paragraphs = [processed.source.text[b.start:b.end] for b in processed.source.blocks]
+    assert paragraphs == [text for _, text in turns]
+    report = chunk_report(processed, "structure_aware")
+    assert {c["chunk_type"] for c in report["chunks"]} == {"text"}

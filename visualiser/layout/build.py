@@ -78,6 +78,8 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
     return gaps.most_common(1)[0][0] if gaps else 0.0
 
 
+# question and answer in a typewritten transcript: speakers, not a lettered list
+_TESTIMONY = frozenset({"Q.", "A."})
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
 
@@ -144,6 +146,9 @@ class _Builder:
         if read.warning:
             self.layout.warnings.append(read.warning)
         self.layout.warnings.extend(read.warnings)
+        # the left edge most lines of a typewritten page start at: its paragraphs'
+        # first lines (a speaker, a question) are indented from it
+        margin = _usual_left(read.items) if self.style.mono_body else None
         group: list[int] = []  # line ids of the block being gathered
         kind: BlockKind = "paragraph"
         level = 0
@@ -178,7 +183,8 @@ class _Builder:
                         and line_level == level)
                 )
                 joins = (same_block and last is not None and (item.role == "note") == note
-                         and _continues(last, raw, self.line_gap))
+                         and _continues(last, raw, self.line_gap, opening=len(group) == 1,
+                                        margin=margin))
             if not joins:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
@@ -204,7 +210,8 @@ class _Builder:
             return "code", 0
         first = raw.words[0][1]
         smallest_heading = min(self.style.levels, default=float("inf"))
-        if first in BULLETS or (NUMBERED_ITEM.match(first) and size < smallest_heading):
+        if first in BULLETS or (NUMBERED_ITEM.match(first) and size < smallest_heading
+                                and not (self.style.mono_body and first in _TESTIMONY)):
             return "list_item", 0
         if size in self.style.levels and not CAPTION.match(raw.text):
             return "heading", self.style.levels[size]
@@ -374,20 +381,40 @@ def _upright_all(boxes: list[BBox]) -> list[BBox]:
     return list(zip(*rounded.T.tolist(), strict=True))
 
 
-def _continues(previous: RawLine, line: RawLine, line_gap: float) -> bool:
+def _usual_left(items: list[Item]) -> float | None:
+    """The leftmost edge that several of the page's lines start at (to the point):
+    the text's margin, whatever is indented from it."""
+    edges = Counter(round(i.line.bbox[0]) for i in items if i.line is not None)
+    least = max(2, 0.1 * sum(edges.values()))
+    shared = [x for x, n in edges.items() if n >= least]
+    return float(min(shared)) if shared else None
+
+
+def _continues(previous: RawLine, line: RawLine, line_gap: float, opening: bool = False,
+               margin: float | None = None) -> bool:
     """Is `line` the next line of the same paragraph (or list item, heading, code)?
-    `line_gap` is the document's usual spacing between the lines of a paragraph."""
+    `line_gap` is the document's usual spacing between the lines of a paragraph;
+    `opening`: `previous` is the first line of its paragraph; `margin`: the left edge
+    of a typewritten page (a transcript), whose paragraphs start with a line indented
+    from it and no space above it."""
     if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
     if looks_like_heading(previous.text) != looks_like_heading(line.text):
         return False  # "TITLE II" or "GENERAL PROVISIONS" over its first paragraph
+    if (margin is not None and line.bbox[0] - margin > 1.2 * line.size
+            and previous.text.endswith((".", "?", "!", ":", "\"", "”"))):
+        return False  # indented after a full stop: the next speaker, the next paragraph
     height = max(previous.bbox[3] - previous.bbox[1], 1.0)
     gap = line.bbox[1] - previous.bbox[3]
     # aligned on either edge (ragged right, or ragged left in right-to-left text) or
     # indented under it
     same_column = (abs(line.bbox[0] - previous.bbox[0]) < 40
                    or abs(line.bbox[2] - previous.bbox[2]) < 40
-                   or line.bbox[0] > previous.bbox[0])
+                   or line.bbox[0] > previous.bbox[0]
+                   # a typewritten first line indented by tabs: a transcript's speaker
+                   # ("          MR. BRANDT: Peter Brandt for the defendant,")
+                   or (opening and margin is not None
+                       and 0 < previous.bbox[0] - line.bbox[0] <= 8 * line.size))
     # loosely set text (a gap of most of a line) still holds paragraphs together; a
     # whole blank line is a break whatever the document's usual spacing
     return -height < gap < min(line_gap + 0.3 * height, height) and same_column
