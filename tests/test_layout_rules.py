@@ -722,3 +722,22 @@ def test_a_transcripts_speakers_questions_and_answers_are_paragraphs():
     assert paragraphs == [text for _, text in turns]
     report = chunk_report(processed, "structure_aware")
     assert {c["chunk_type"] for c in report["chunks"]} == {"text"}
+
+
+def test_a_heading_in_small_capitals_keeps_its_size_and_its_second_line():
+    """"2 Preliminaries: TAPAS for Table / Encoding", TAPAS in small capitals (a full
+    size T, then APAS smaller): the first line is as large as the second, and the
+    two lines are one heading."""
+    def draw(page):
+        x = 72.0
+        for text, size in (("2 Preliminaries: T", 12), ("APAS", 9.6), (" for Table", 12)):
+            page.insert_text((x, 80), text, fontsize=size, fontname="tibo")
+            x += pymupdf.get_text_length(text, "tibo", size)
+        page.insert_text((72, 94), "Encoding", fontsize=12, fontname="tibo")
+        _column(page, 72, 540, 104, 300, LOREM * 6)
+        page.insert_text((72, 330), "3 Results", fontsize=12, fontname="tibo")
+        _column(page, 72, 540, 340, 500, LOREM * 6)
+    headings = _headings(_pdf(draw))
+    assert [text for _, text in headings] == ["2 Preliminaries: TAPAS for Table Encoding",
+                                              "3 Results"]
+    assert headings[0][0] == headings[1][0]

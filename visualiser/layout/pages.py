@@ -365,11 +365,28 @@ def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox
 
 
 def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
+    """A line's size (by its characters, small capitals at the size of the capital
+    they follow), whether it is all bold, all monospace."""
     chars = sum(len(s["text"]) for s in spans)
-    size = sum(s["size"] * len(s["text"]) for s in spans) / chars
+    size = sum(_nominal_size(spans, n) * len(s["text"]) for n, s in enumerate(spans)) / chars
     bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
     mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
     return size, bold, mono
+
+
+def _nominal_size(spans: list[dict], n: int) -> float:
+    """The size span `n` stands for: small capitals ("T" + "APAS", "T" + "ITLE") are
+    capitals set smaller after a full-size capital, as lower case would be, and count
+    at that capital's size, or a heading set in them would be taken for body text."""
+    span = spans[n]
+    if n == 0:
+        return span["size"]
+    before = spans[n - 1]
+    text, previous = span["text"], before["text"]
+    if (text[:1].isupper() and text.isupper() and previous[-1:].isupper()
+            and 0.6 * before["size"] <= span["size"] < 0.9 * before["size"]):
+        return before["size"]
+    return span["size"]
 
 
 def _written_down(piece: Piece) -> bool:
