@@ -741,3 +741,23 @@ def test_a_heading_in_small_capitals_keeps_its_size_and_its_second_line():
     assert [text for _, text in headings] == ["2 Preliminaries: TAPAS for Table Encoding",
                                               "3 Results"]
     assert headings[0][0] == headings[1][0]
+
+
+def test_a_papers_authors_and_institutions_are_not_headings():
+    """The title block sets authors and their institutions as large as the section
+    headings; one author has a footnote mark, the other not, and an e-mail address
+    follows. None of them heads the abstract."""
+    def draw(page):
+        page.insert_text((150, 70), "Preemptive Extraction of Relations", fontsize=17,
+                         fontname="hebo")
+        page.insert_text((150, 100), "Ada Lindqvist", fontsize=12, fontname="hebo")
+        page.insert_text((231, 95), "*", fontsize=8)
+        page.insert_text((360, 100), "Tomas Okoro", fontsize=12, fontname="hebo")
+        page.insert_text((230, 118), "Harbour Institute of Technology", fontsize=12)
+        page.insert_text((220, 134), "{ada,tomas}@harbour.example.org", fontsize=10)
+        page.insert_text((72, 170), "Abstract", fontsize=12, fontname="hebo")
+        _column(page, 72, 540, 180, 300, LOREM * 4)
+        page.insert_text((72, 330), "1 Introduction", fontsize=12, fontname="hebo")
+        _column(page, 72, 540, 340, 500, LOREM * 6)
+    assert [text for _, text in _headings(_pdf(draw))] == [
+        "Preemptive Extraction of Relations", "Abstract", "1 Introduction"]

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from itertools import repeat
 
 import numpy
 
-from visualiser.geometry import BBox, union
+from visualiser.geometry import BBox, same_row, union
 from visualiser.layout.headings import (
     DocumentStyle,
+    is_byline,
     is_division_label,
     is_section_number,
     looks_like_heading,
@@ -51,6 +53,7 @@ def build_layout(pages: list[PageRead]) -> Layout:
     builder = _Builder(DocumentStyle.of(pages), _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
+    _authors_are_no_headings(builder.layout)
     dropped += builder.running
     if dropped:
         builder.layout.warnings.append(
@@ -62,6 +65,41 @@ def build_layout(pages: list[PageRead]) -> Layout:
             f"{numbered} line numbers in the margin (a transcript's or a draft's) were left "
             "out of the chunks")
     return builder.layout
+
+
+def _authors_are_no_headings(layout: Layout) -> None:
+    """A paper's title block sets its authors and their institutions as large as its
+    section headings; some carry a footnote mark or sit over an e-mail address (a
+    byline, `headings.refine`), others do not ("Tomas Okoro" beside "Ada Lindqvist*").
+    In the title block (the first page up to the abstract, the first numbered section
+    or the first long paragraph), the headings after the title and before its last
+    byline, and those on one row with a byline, are bylines too: no chunk of the
+    paper sits under an author's name."""
+    blocks = layout.blocks
+    end = 0
+    while end < len(blocks) and blocks[end].page == blocks[0].page:
+        text = _block_text(layout, blocks[end])
+        if (blocks[end].kind == "heading" and _OPENS_BODY.match(text)) or (
+                blocks[end].kind == "paragraph" and len(text.split()) >= 30):
+            break
+        end += 1
+    headings = [n for n in range(end) if blocks[n].kind == "heading"]
+    bylines = [n for n in range(end) if blocks[n].kind == "paragraph"
+               and is_byline(_block_text(layout, blocks[n]))]
+    if not bylines:
+        return
+    for n in headings[1:]:  # the first is the title
+        if n < bylines[-1] or any(same_row(blocks[n].bbox, blocks[b].bbox) for b in bylines):
+            blocks[n] = replace(blocks[n], kind="paragraph", level=0)
+
+
+# where a paper's body starts: its abstract, introduction or first numbered section
+_OPENS_BODY = re.compile(r"(abstract|summary|introduction|contents)\b|\d+(\.\d+)*\.?\s",
+                         re.IGNORECASE)
+
+
+def _block_text(layout: Layout, block: Block) -> str:
+    return " ".join(layout.words[w].text for w in layout.block_words(block))
 
 
 def _usual_line_gap(pages: list[PageRead]) -> float:

@@ -81,6 +81,11 @@ def is_section_number(text: str) -> bool:
     return bool(_SECTION_NUMBER.match(text.strip()))
 
 
+def is_byline(text: str) -> bool:
+    """An author with a footnote mark, an e-mail or web address."""
+    return bool(_BYLINE.search(text))
+
+
 def is_division_label(text: str) -> bool:
     """"Chapter 2", "PART IV", "Article 5:": a division's label with no title, set
     over the title it belongs to."""
