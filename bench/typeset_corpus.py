@@ -1,7 +1,8 @@
 """Documents typeset by LaTeX, with the groundtruth their source gives, to measure the
 layout on the kinds of document users bring that our generated samples are not: a
-two-column paper, a three-column regulation, a two-sided handbook with running heads,
-a book with chapters and a table of contents. A script, not a test (it needs
+two-column paper (and the same paper as a draft under review, its lines numbered),
+a three-column regulation, a two-sided handbook with running heads, a book with
+chapters and a table of contents. A script, not a test (it needs
 `pdflatex`: Debian's texlive-latex-base, -latex-recommended, -fonts-recommended):
 
     python bench/typeset_corpus.py OUTDIR
@@ -130,13 +131,18 @@ def _table(prose: Prose) -> str:
             " \\\\ \\hline\\end{tabular}\\end{table}")
 
 
-def paper(seed: int = 1) -> Document:
+def paper(seed: int = 1, draft: bool = False) -> Document:
     """A two-column conference paper: title block across both columns, numbered
-    sections and subsections, footnotes, floats, a list, an equation."""
+    sections and subsections, footnotes, floats, a list, an equation. As a `draft`
+    under review, its lines are numbered in the outer margins (`lineno`)."""
     prose = Prose(seed)
-    doc = Document("typeset_paper_2col", "\\documentclass[10pt,twocolumn]{article}\n"
+    doc = Document("typeset_paper_2col" + ("_draft" if draft else ""),
+                   "\\documentclass[10pt,twocolumn]{article}\n"
                    "\\usepackage[T1]{fontenc}\\usepackage{lmodern}\n"
                    "\\usepackage[margin=2cm]{geometry}\n")
+    if draft:
+        doc.preamble += "\\usepackage[switch]{lineno}\n"
+        doc.raw("\\linenumbers")
     title = prose.title(4)
     doc.raw(f"\\title{{{title}}}\\author{{Ada Lindqvist\\thanks{{Harbour Institute.}} "
             "\\and Tomas Okoro}\\date{}\\maketitle", f"# {title}")
@@ -258,7 +264,7 @@ def main() -> None:
         sys.exit("pdflatex is not installed (apt install texlive-latex-base "
                  "texlive-latex-recommended texlive-fonts-recommended)")
     args.out.mkdir(parents=True, exist_ok=True)
-    for make in (paper, regulation, handbook, book):
+    for make in (paper, lambda: paper(draft=True), regulation, handbook, book):
         doc = make()
         build(doc, args.out)
         print(f"wrote {args.out / doc.name}.pdf and .md")
