@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import APEX, MEMO, SAMPLES
 from visualiser import pipeline
-from visualiser.layout import saved
+from visualiser.layout import engines, saved
 from visualiser.library import Library
 from visualiser.markdown import build_markdown
 from visualiser.resources import samples_dir
@@ -52,3 +52,26 @@ def test_an_unreadable_saved_layout_is_read_again(tmp_path):
     again = _report(Library(samples_dir(), layout_dir=tmp_path), APEX)
     assert again["chunks"] == first["chunks"]
     assert all(saved.loads(p.read_bytes()) for p in tmp_path.glob("*.json"))  # replaced
+
+
+def test_a_layout_read_by_other_layout_code_is_read_again(tmp_path, processed, monkeypatch):
+    path = tmp_path / "layout.json"
+    saved.write_file(path, processed(APEX).layout)
+    assert saved.read_file(path) == processed(APEX).layout
+    monkeypatch.setattr(engines, "layout_code_digest", lambda: "0" * 64)
+    assert saved.read_file(path) is None and not path.exists()
+
+
+def test_a_long_ocr_layout_read_by_other_code_is_kept_and_says_so(tmp_path, processed,
+                                                                  monkeypatch):
+    """Reading it again would OCR every page again: it is kept, with a warning."""
+    path = tmp_path / "layout.json"
+    layout = processed(MEMO).layout  # one page, read by OCR
+    saved.write_file(path, layout)
+    monkeypatch.setattr(engines, "layout_code_digest", lambda: "0" * 64)
+    monkeypatch.setattr(saved, "KEEP_OCR_PAGES", 0)
+    kept = saved.read_file(path)
+    assert kept is not None and kept.words == layout.words
+    assert any("earlier version of the layout rules" in w for w in kept.warnings)
+    monkeypatch.setattr(saved, "KEEP_OCR_PAGES", 5)
+    assert saved.read_file(path) is None  # a short scan is read again

@@ -32,6 +32,7 @@ from pathlib import Path
 import pymupdf
 
 from visualiser.layout import LayoutOptions
+from visualiser.layout.engines import layout_code_digest
 from visualiser.layout.items import PageRead
 from visualiser.layout.pages import read_page
 from visualiser.mupdf import LOCK, summarise, take_messages
@@ -62,7 +63,8 @@ class Checkpoint:
 
     @classmethod
     def of(cls, folder: Path, kb_id: int, options: LayoutOptions) -> Checkpoint:
-        key = hashlib.sha256(options.key().encode()).hexdigest()[:16]
+        # pages read by other code are not read on (a worker upgraded between turns)
+        key = hashlib.sha256((options.key() + layout_code_digest()).encode()).hexdigest()[:16]
         return cls(folder, f"pages-{kb_id}-{key}")
 
     def _parts(self) -> list[tuple[int, int, Path]]:

@@ -35,16 +35,14 @@ class LayoutOptions:
     workers: int = 1  # processes reading pages; 1 reads in the calling process
 
     def key(self) -> str:
-        return (f"{self.engine}@{get_engine(self.engine).version()}:ocr={self.ocr}:"
-                f"{self.ocr_lang}:code={layout_code_digest()[:16]}")
+        return f"{self.engine}@{get_engine(self.engine).version()}:ocr={self.ocr}:{self.ocr_lang}"
 
 
 @cache
 def layout_code_digest() -> str:
     """A digest of the code that turns pages into a Layout (this package, and the
     geometry and text patterns it uses). Its rules change from one release to the
-    next, so a cached or stored layout is reused only by the code that read it, never
-    served stale after an upgrade (which reads it once again)."""
+    next: a kept layout says which code read it (`saved.py`)."""
     package = Path(__file__).resolve().parent
     root = package.parent
     return source_digest([*package.glob("*.py"), root / "geometry.py", root / "patterns.py"],

@@ -4,6 +4,12 @@ and every later strategy, preview, compare side and import starts from it.
 JSON rather than pickle: the files sit in a cache folder that other processes share,
 and loading one must never run code. The format carries its own version; a file of
 another version is not read, and the layout is extracted again.
+
+A file also names the layout code that read it (`engines.layout_code_digest`). After
+an upgrade that changed the rules, a layout is read again (seconds, once), never
+served as the old code made it, except one with more than KEEP_OCR_PAGES pages read by
+OCR: that would OCR them all again (minutes for a long scan) on the first view after
+each upgrade, so it is kept, with a warning that says so.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from visualiser.files import write_atomically
+from visualiser.layout import engines
 from visualiser.layout.model import Block, Layout, Line, Page, Table, Word
 
 FORMAT = 1
+KEEP_OCR_PAGES = 5  # an 8-page scan took 78 s to OCR on the development machine
 
 
 def file_name(options_key: str, prefix: str = "layout") -> str:
@@ -34,9 +42,18 @@ def read_file(path: Path) -> Layout | None:
     except OSError:
         return None
     try:
-        layout = loads(data)
+        layout, code = _load(data)
     except (ValueError, KeyError, TypeError, IndexError):
-        layout = None  # a disk fault, a hand edit
+        layout, code = None, None  # a disk fault, a hand edit
+    if layout is not None and code != engines.layout_code_digest():
+        scanned = sum(page.ocr for page in layout.pages)
+        if scanned > KEEP_OCR_PAGES:
+            layout.warnings.append(
+                f"this layout was read by an earlier version of the layout rules and kept: "
+                f"its {scanned} pages read by OCR would take minutes to read again; remove "
+                "the document and add it again to read it with the current rules")
+        else:
+            layout = None  # read by other rules: read it again
     if layout is None:
         path.unlink(missing_ok=True)
     return layout
@@ -54,6 +71,7 @@ def write_file(path: Path, layout: Layout) -> None:
 def dumps(layout: Layout) -> bytes:
     return json.dumps({
         "format": FORMAT,
+        "code": engines.layout_code_digest(),
         "engine": layout.engine,
         "warnings": layout.warnings,
         "pages": [[p.number, p.width, p.height, p.rotation, p.ocr] for p in layout.pages],
@@ -70,9 +88,14 @@ def _block(b: Block) -> list[Any]:
 
 def loads(data: bytes) -> Layout | None:
     """The layout saved in `data`, or None when it is of another format version."""
+    return _load(data)[0]
+
+
+def _load(data: bytes) -> tuple[Layout | None, str | None]:
+    """`loads`, and the digest of the layout code that read it."""
     raw = json.loads(data)
     if raw.get("format") != FORMAT:
-        return None
+        return None, None
     layout = Layout(pages=[Page(n, w, h, r, bool(ocr)) for n, w, h, r, ocr in raw["pages"]],
                     warnings=list(raw["warnings"]), engine=raw["engine"])
     layout.words = [Word(i, page, text, tuple(bbox), line)
@@ -85,7 +108,7 @@ def loads(data: bytes) -> Layout | None:
               continues)
         for i, (page, kind, bbox, line_ids, level, table, continues) in enumerate(raw["blocks"])
     ]
-    return layout
+    return layout, raw.get("code")
 
 
 def _rows(rows: list[list[list[int]]]) -> tuple[tuple[tuple[int, ...], ...], ...]:
