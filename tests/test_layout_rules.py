@@ -761,3 +761,24 @@ def test_a_papers_authors_and_institutions_are_not_headings():
         _column(page, 72, 540, 340, 500, LOREM * 6)
     assert [text for _, text in _headings(_pdf(draw))] == [
         "Preemptive Extraction of Relations", "Abstract", "1 Introduction"]
+
+
+def test_a_paragraph_over_three_pages_skips_the_footnotes_of_both_breaks():
+    doc = pymupdf.open()
+    parts = (LOREM * 11 + "and the clerk shall enter the date on which",
+             "each application was received " + LOREM * 13 + "and the register shall show",
+             "the name of every applicant. " + LOREM * 3)
+    for n, text in enumerate(parts, start=1):
+        page = doc.new_page(width=612, height=792)
+        _column(page, 72, 540, 72, 640 if n < 3 else 300, text)
+        if n < 3:
+            page.insert_text((72, 700), str(n), fontsize=6)
+            page.insert_text((76, 703), f"Footnote {n} is kept at the registry for the public.",
+                             fontsize=8)
+    data = doc.tobytes()
+    doc.close()
+    text = process_pdf(data, "footnoted.pdf").source.text
+    assert "enter the date on which each application was received" in text
+    assert "the register shall show the name of every applicant." in text
+    paragraph_end = text.index("the name of every applicant.")
+    assert text.index("1 Footnote 1") > paragraph_end and text.index("2 Footnote 2") > paragraph_end

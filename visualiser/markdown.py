@@ -261,23 +261,21 @@ def _groups(layout: Layout) -> list[list[Block]]:
     form one list, consecutive code blocks one listing; a table continued across a
     page break joins the table it continues, a paragraph the paragraph it carries on,
     and footnotes read between the two parts are written after the whole paragraph."""
+    # the paragraph carried on past footnotes → the block that carries it on
+    carried = {b.id - b.continues: b.id for b in layout.blocks if b.continues > 1}
     groups: list[list[Block]] = []
     held: list[list[Block]] = []  # footnotes waiting for their paragraph to end
     for block in layout.blocks:
         group = groups[-1] if groups else None
-        between = block.continues - 1  # footnotes between the two parts of a paragraph
-        if (block.kind == "paragraph" and between > 0 and len(groups) > between
-                and groups[-between - 1][-1].id == block.id - block.continues
-                and all(len(g) == 1 for g in groups[-between:])):
-            held.extend(groups[-between:])
-            del groups[-between:]
-            groups[-1].append(block)
+        if group is not None and block.id < carried.get(group[-1].id, -1):
+            held.append([block])  # between the two parts of the paragraph `group`
             continue
         joins = group is not None and (
             (block.kind == "list_item" and group[-1].kind == "list_item")
             or (block.kind == "table" and block.table is not None and block.table.continued
                 and group[-1].kind == "table")
-            or (block.kind == "paragraph" and block.continues == 1
+            or (block.kind == "paragraph" and block.continues > 0
+                and group[-1].id == block.id - block.continues
                 and group[-1].kind == "paragraph")
             # a listing's blank lines cut it into blocks: one listing again
             or (block.kind == "code" and group[-1].kind == "code")

@@ -184,8 +184,8 @@ class _Builder:
         if read.warning:
             self.layout.warnings.append(read.warning)
         self.layout.warnings.extend(read.warnings)
-        # the left edge most lines of a typewritten page start at: its paragraphs'
-        # first lines (a speaker, a question) are indented from it
+        # the left edge of a typewritten page's text: its paragraphs' first lines (a
+        # speaker, a question) are indented from it
         margin = _usual_left(read.items) if self.style.mono_body else None
         group: list[int] = []  # line ids of the block being gathered
         kind: BlockKind = "paragraph"
