@@ -1,8 +1,8 @@
 """Documents typeset by LaTeX, with the groundtruth their source gives, to measure the
 layout on the kinds of document users bring that our generated samples are not: a
-two-column paper (and the same paper as a draft under review, its lines numbered),
-a three-column regulation, a two-sided handbook with running heads, a book with
-chapters and a table of contents. A script, not a test (it needs
+two-column paper (and the same paper as a draft under review, every line or every
+fifth line numbered), a three-column regulation, a two-sided handbook with running
+heads, a book with chapters and a table of contents. A script, not a test (it needs
 `pdflatex`: Debian's texlive-latex-base, -latex-recommended, -fonts-recommended):
 
     python bench/typeset_corpus.py OUTDIR
@@ -131,17 +131,19 @@ def _table(prose: Prose) -> str:
             " \\\\ \\hline\\end{tabular}\\end{table}")
 
 
-def paper(seed: int = 1, draft: bool = False) -> Document:
+def paper(seed: int = 1, draft: str = "") -> Document:
     """A two-column conference paper: title block across both columns, numbered
     sections and subsections, footnotes, floats, a list, an equation. As a `draft`
-    under review, its lines are numbered in the outer margins (`lineno`)."""
+    under review, its lines are numbered in the outer margins (`lineno`): every line
+    ("draft"), or every fifth ("draft5")."""
     prose = Prose(seed)
-    doc = Document("typeset_paper_2col" + ("_draft" if draft else ""),
+    doc = Document("typeset_paper_2col" + (f"_{draft}" if draft else ""),
                    "\\documentclass[10pt,twocolumn]{article}\n"
                    "\\usepackage[T1]{fontenc}\\usepackage{lmodern}\n"
                    "\\usepackage[margin=2cm]{geometry}\n")
     if draft:
-        doc.preamble += "\\usepackage[switch]{lineno}\n"
+        modulo = ",modulo" if draft == "draft5" else ""
+        doc.preamble += f"\\usepackage[switch{modulo}]{{lineno}}\n"
         doc.raw("\\linenumbers")
     title = prose.title(4)
     doc.raw(f"\\title{{{title}}}\\author{{Ada Lindqvist\\thanks{{Harbour Institute.}} "
@@ -264,7 +266,8 @@ def main() -> None:
         sys.exit("pdflatex is not installed (apt install texlive-latex-base "
                  "texlive-latex-recommended texlive-fonts-recommended)")
     args.out.mkdir(parents=True, exist_ok=True)
-    for make in (paper, lambda: paper(draft=True), regulation, handbook, book):
+    for make in (paper, lambda: paper(draft="draft"), lambda: paper(draft="draft5"),
+                 regulation, handbook, book):
         doc = make()
         build(doc, args.out)
         print(f"wrote {args.out / doc.name}.pdf and .md")

@@ -782,3 +782,32 @@ def test_a_paragraph_over_three_pages_skips_the_footnotes_of_both_breaks():
     assert "the register shall show the name of every applicant." in text
     paragraph_end = text.index("the name of every applicant.")
     assert text.index("1 Footnote 1") > paragraph_end and text.index("2 Footnote 2") > paragraph_end
+
+
+def test_a_draft_numbered_every_fifth_line_loses_its_numbers():
+    """Every fifth line numbered ("5", "10", …), headings between making the pitch
+    uneven: line numbering still, by its step."""
+    words = _TESTIMONY.split()
+    doc = pymupdf.open()
+    for p in range(3):
+        page = doc.new_page(width=612, height=792)
+        y = 80.0
+        for n in range(1, 46):
+            if n % 10 == 2:
+                y += 30  # a heading's space
+            if n % 5 == 0:
+                label = str(p * 45 + n)
+                page.insert_text((50 - pymupdf.get_text_length(label, "helv", 7), y), label,
+                                 fontsize=7)
+            line = []
+            while words and pymupdf.get_text_length(" ".join([*line, words[0]]), "helv",
+                                                    10) < 440:
+                line.append(words.pop(0))
+            page.insert_text((72, y), " ".join(line), fontsize=10)
+            words = words or _TESTIMONY.split()
+            y += 12
+    data = doc.tobytes()
+    doc.close()
+    processed = process_pdf(data, "draft.pdf")
+    _no_number_between_words(processed.source.text)
+    assert any("27 line numbers in the margin" in w for w in processed.layout.warnings)

@@ -171,8 +171,8 @@ def drop_line_numbers(pages: list[PageRead]) -> int:
     its margin beside every line ("12  Q. And where were you?"): read with the text
     they would sit between the words of every sentence ("We 2 are on the record").
     A column of them is told from a numbered list by what a list cannot be: at least
-    LINE_NUMBERS_MIN bare numbers aligned on one edge, rising by one step (1, 5 or 10)
-    at an even pitch, each set apart from the text of its row, on at least half of the
+    LINE_NUMBERS_MIN bare numbers aligned on one edge, rising by one step (1 at an even
+    pitch, or 5 or 10), each set apart from the text of its row, on at least half of the
     document's pages (a page of a one- or two-page document needs twice as many)."""
     least = LINE_NUMBERS_MIN if len(pages) > 2 else 2 * LINE_NUMBERS_MIN
     found = [_line_number_columns(page, least) for page in pages]
@@ -264,13 +264,16 @@ def _aligned(candidates: list[tuple[BBox, int, Item, int]], edge: int,
 
 
 def _counts_lines(run: list[tuple[BBox, int, Item, int]]) -> bool:
-    """Do the numbers of `run` (top to bottom) rise by one step at an even pitch?"""
+    """Do the numbers of `run` (top to bottom) rise by one step, 1 at an even pitch (a
+    list's numbers rise by one too, item by item), or 5 or 10?"""
     steps = Counter(b[1] - a[1] for a, b in zip(run, run[1:], strict=False))
     step, rising = steps.most_common(1)[0]
     if len(run) == 2:
         return step in (1, 5, 10)
     if step not in (1, 5, 10) or rising < 0.95 * (len(run) - 1):  # a form skips some
         return False
+    if step > 1:
+        return True  # every fifth line: headings and equations between make the pitch uneven
     pitches = sorted(b[0][1] - a[0][1] for a, b in zip(run, run[1:], strict=False)
                      if b[1] - a[1] == step)
     pitch = pitches[len(pitches) // 2]
