@@ -78,14 +78,14 @@ def _authors_are_no_headings(layout: Layout) -> None:
     blocks = layout.blocks
     end = 0
     while end < len(blocks) and blocks[end].page == blocks[0].page:
-        text = _block_text(layout, blocks[end])
+        text = layout.block_text(blocks[end])
         if (blocks[end].kind == "heading" and _OPENS_BODY.match(text)) or (
                 blocks[end].kind == "paragraph" and len(text.split()) >= 30):
             break
         end += 1
     headings = [n for n in range(end) if blocks[n].kind == "heading"]
     bylines = [n for n in range(end) if blocks[n].kind == "paragraph"
-               and is_byline(_block_text(layout, blocks[n]))]
+               and is_byline(layout.block_text(blocks[n]))]
     if not bylines:
         return
     for n in headings[1:]:  # the first is the title
@@ -96,10 +96,6 @@ def _authors_are_no_headings(layout: Layout) -> None:
 # where a paper's body starts: its abstract, introduction or first numbered section
 _OPENS_BODY = re.compile(r"(abstract|summary|introduction|contents)\b|\d+(\.\d+)*\.?\s",
                          re.IGNORECASE)
-
-
-def _block_text(layout: Layout, block: Block) -> str:
-    return " ".join(layout.words[w].text for w in layout.block_words(block))
 
 
 def _usual_line_gap(pages: list[PageRead]) -> float:
@@ -283,7 +279,8 @@ class _Builder:
         if (kind == "heading" and before is not None and before.page == self.page
                 and before.kind not in ("table", "image")
                 and len(before.line_ids) == 1
-                and (is_section_number(text := self._text(before)) or is_division_label(text))):
+                and (is_section_number(text := self.layout.block_text(before))
+                     or is_division_label(text))):
             # "5.1" set apart from its title: one heading "5.1 Results"; "Chapter 2"
             # over its title: one heading "Chapter 2 Limited Market"
             blocks.pop()
@@ -323,9 +320,6 @@ class _Builder:
             return False
         first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
         return bool(_FOOTNOTE_START.fullmatch(first))
-
-    def _text(self, block: Block) -> str:
-        return " ".join(self.layout.words[w].text for w in self.layout.block_words(block))
 
     def _continues_text(self, before: Block, first_line: int) -> bool:
         """Does a paragraph that starts with `first_line` carry on the paragraph

@@ -110,7 +110,7 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     words = text.split()
     letters = len(_LETTER.findall(text))
     digits = sum(map(str.isdigit, text))
-    if letters < 2 or digits > letters or _BYLINE.search(text) or _LEADER.search(text):
+    if letters < 2 or digits > letters or is_byline(text) or _LEADER.search(text):
         # figures, bylines, the table of contents
         return ("paragraph", 0) if kind == "heading" else (kind, level)
     if kind == "heading":

@@ -175,15 +175,17 @@ def drop_line_numbers(pages: list[PageRead]) -> int:
     pitch, or 5 or 10), each set apart from the text of its row, on at least half of the
     document's pages (a page of a one- or two-page document needs twice as many)."""
     least = LINE_NUMBERS_MIN if len(pages) > 2 else 2 * LINE_NUMBERS_MIN
-    found = [_line_number_columns(page, least) for page in pages]
-    if sum(1 for columns in found if columns) < max(1, len(pages) / 2):
+    found = [_line_number_columns(page) for page in pages]
+    edges = [(edge, x) for columns in found for edge, x, column in columns
+             if len(column) >= least]
+    numbered = sum(1 for columns in found if any(len(c) >= least for _, _, c in columns))
+    if numbered < max(1, len(pages) / 2):
         return 0
     # The document is numbered: a page's short column (the last lines of a section)
     # counts where it stands where the long ones stand.
-    edges = [(edge, x) for columns in found for edge, x, _ in columns]
     dropped = 0
-    for page in pages:
-        numbers = {(id(item), at) for edge, x, column in _line_number_columns(page, 2)
+    for page, columns in zip(pages, found, strict=True):
+        numbers = {(id(item), at) for edge, x, column in columns
                    if any(e == edge and abs(x - ex) < 2.0 for e, ex in edges)
                    for item, at in column}
         if not numbers:
@@ -208,11 +210,10 @@ def drop_line_numbers(pages: list[PageRead]) -> int:
     return dropped
 
 
-def _line_number_columns(page: PageRead,
-                         least: int) -> list[tuple[int, float, list[tuple[Item, int]]]]:
-    """The columns of at least `least` margin line numbers on `page`: the edge they
-    align on (0 left, 2 right), its x, and (item, 0 or -1: the line's first or last
-    word) for each number."""
+def _line_number_columns(page: PageRead) -> list[tuple[int, float, list[tuple[Item, int]]]]:
+    """The columns of margin line numbers on `page` (two numbers or more): the edge
+    they align on (0 left, 2 right), its x, and (item, 0 or -1: the line's first or
+    last word) for each number."""
     candidates: list[tuple[BBox, int, Item, int]] = []
     for item in page.items:
         line = item.line
@@ -233,7 +234,7 @@ def _line_number_columns(page: PageRead,
                 break
     columns = []
     for edge in (0, 2):  # numbers aligned on their left edge, or on their right
-        for run in _aligned(candidates, edge, least):
+        for run in _aligned(candidates, edge):
             if _counts_lines(run) and _in_margin(run, page):
                 columns.append((edge, run[0][0][edge], [(item, at) for _, _, item, at in run]))
     return columns
@@ -252,15 +253,15 @@ def _in_margin(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> bool:
     return beyond <= 0.05 * len(page.items)
 
 
-def _aligned(candidates: list[tuple[BBox, int, Item, int]], edge: int,
-             least: int) -> list[list[tuple[BBox, int, Item, int]]]:
+def _aligned(candidates: list[tuple[BBox, int, Item, int]],
+             edge: int) -> list[list[tuple[BBox, int, Item, int]]]:
     runs: list[list[tuple[BBox, int, Item, int]]] = []
     for c in sorted(candidates, key=lambda c: c[0][edge]):
         if runs and c[0][edge] - runs[-1][-1][0][edge] < 2.0:
             runs[-1].append(c)
         else:
             runs.append([c])
-    return [sorted(run, key=lambda c: c[0][1]) for run in runs if len(run) >= least]
+    return [sorted(run, key=lambda c: c[0][1]) for run in runs if len(run) >= 2]
 
 
 def _counts_lines(run: list[tuple[BBox, int, Item, int]]) -> bool:

@@ -82,3 +82,6 @@ class Layout:
         if block.table is not None:
             return [w for row in block.table.rows for cell in row for w in cell]
         return [w for line_id in block.line_ids for w in self.lines[line_id].word_ids]
+
+    def block_text(self, block: Block) -> str:
+        return " ".join(self.words[w].text for w in self.block_words(block))
