@@ -811,3 +811,60 @@ def test_a_draft_numbered_every_fifth_line_loses_its_numbers():
     processed = process_pdf(data, "draft.pdf")
     _no_number_between_words(processed.source.text)
     assert any("27 line numbers in the margin" in w for w in processed.layout.warnings)
+
+
+_INDENTED_CSS = ("p{margin:0;text-indent:2em;text-align:justify;font-size:10pt;"
+                 "font-family:sans-serif} p.ref{text-indent:-2em;padding-left:2em}")
+
+
+def _set_by_html(html: str) -> bytes:
+    """Paragraphs set by MuPDF's HTML engine: justified, first lines indented, no space
+    between (as books, papers and regulations set them)."""
+    return _pdf(lambda page: page.insert_htmlbox(pymupdf.Rect(72, 72, 300, 740), html,
+                                                 css=_INDENTED_CSS))
+
+
+def _paragraphs(text: str) -> list[str]:
+    return [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
+
+
+def test_paragraphs_set_apart_by_their_indent_alone_are_paragraphs_of_their_own():
+    html = "".join(f"<p>Paragraph{k} opens here. {LOREM * (2 + k)}and so it ends.</p>"
+                   for k in range(4))
+    paragraphs = _paragraphs(process_pdf(_set_by_html(html), "indented.pdf").source.text)
+    assert [p.split()[0] for p in paragraphs] == [f"Paragraph{k}" for k in range(4)]
+    assert all(p.endswith("and so it ends.") for p in paragraphs)
+
+
+def test_a_hanging_indent_keeps_each_reference_whole():
+    """A reference list hangs its second lines: the first line, short and ending in a
+    full stop (a forced break), and the indented line after it are one reference."""
+    refs = "".join(f"<p class='ref'>Writer{k}, A. and B. Reader. 2001.<br>"
+                   f"A study of dockets. Proc. of the meeting.</p>" for k in range(4))
+    html = f"<p>Paragraph opens here. {LOREM * 2}and so it ends.</p>" + refs
+    paragraphs = _paragraphs(process_pdf(_set_by_html(html), "refs.pdf").source.text)
+    for k in range(4):
+        assert any(f"Writer{k}, A. and B. Reader. 2001. A study of dockets." in p
+                   for p in paragraphs)
+
+
+def test_a_paragraph_goes_on_past_a_table_atop_the_next_column():
+    """A paragraph breaks at the foot of the left column; the right column opens with a
+    table (its caption above it, ruled only across) and then the rest of the sentence.
+    The paragraph is one, the table (a table, its three columns found by the rules)
+    after it."""
+    def draw(page):
+        _column(page, 40, 290, 60, 700, LOREM * 12 + "and the clerk shall enter the date")
+        page.insert_text((320, 70), "Table 1: Applications by office.", fontsize=10)
+        for y in (80, 96, 150):
+            page.draw_line((320, y), (560, y), width=0.6)
+        for n, row in enumerate((("Office", "Count", "Share"), ("north", "724", "72.8"),
+                                 ("south", "936", "46.8"), ("east", "561", "26.8"))):
+            for x, cell in zip((326, 420, 500), row, strict=True):
+                page.insert_text((x, 91 + 14 * n + (4 if n else 0)), cell, fontsize=10)
+        _column(page, 320, 570, 160, 700, "on which each application was received. " + LOREM)
+    report = chunk_report(process_pdf(_pdf(draw), "float.pdf"), "structure_aware")
+    text = " ".join(c["text"] for c in report["chunks"])
+    assert "enter the date on which each application was received." in " ".join(text.split())
+    assert "| Office | Count | Share |" in text
+    assert text.index("| Office |") > text.index("each application was received")

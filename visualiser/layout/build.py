@@ -34,6 +34,7 @@ from visualiser.layout.lines import (
     join_rows,
 )
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
+from visualiser.layout.scripts import right_to_left
 from visualiser.patterns import BULLETS, CAPTION, NUMBERED_ITEM
 
 # What an engine's role makes of a line; "running" lines never reach a block.
@@ -184,6 +185,7 @@ class _Builder:
         # speaker, a question) are indented from it
         margin = _usual_left(read.items) if self.style.mono_body else None
         group: list[int] = []  # line ids of the block being gathered
+        reach = (0.0, 0.0)  # the left and right edges of its widest lines
         kind: BlockKind = "paragraph"
         level = 0
         last: RawLine | None = None
@@ -218,10 +220,16 @@ class _Builder:
                 )
                 joins = (same_block and last is not None and (item.role == "note") == note
                          and _continues(last, raw, self.line_gap, opening=len(group) == 1,
-                                        margin=margin))
+                                        margin=margin)
+                         and not (kind == "paragraph" and line_kind == "paragraph"
+                                  and margin is None
+                                  and _indented_start(last, raw, _next_line(read.items, index),
+                                                      reach)))
             if not joins:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
+                reach = (raw.bbox[0], raw.bbox[2])
+            reach = (min(reach[0], raw.bbox[0]), max(reach[1], raw.bbox[2]))
             group_id, note = item.group, item.role == "note"
             line_id = self._add_line(raw.words, raw.bbox, skip_bullet=True,
                                      boxes=displayed.get(id(raw)))
@@ -289,26 +297,65 @@ class _Builder:
         box = union(self.layout.lines[i].bbox for i in line_ids)
         # A paragraph carried on across a column or page break (it starts above the
         # footnotes, in the next column, or on the next page) carries on the last
-        # paragraph before the footnotes at the foot of that column or page.
-        target = len(blocks) - 1
-        while target > 0 and blocks[target].id in self.footnotes and (
-                blocks[target].page != self.page or box[1] < blocks[target].bbox[1]):
-            target -= 1
-        before = blocks[target] if target >= 0 else None
-        continues = (kind == "paragraph" and before is not None and before.kind == "paragraph"
-                     and (before.id not in self.footnotes or target == len(blocks) - 1)
-                     and self._continues_text(before, line_ids[0])
-                     # past footnotes: set as that paragraph is, not a figure's text
-                     and (target == len(blocks) - 1 or not lines or abs(
-                         size_class(lines[0].size) - self.last_size.get(before.id, 0.0)) <= 0.5))
+        # paragraph before the footnotes at the foot of that column or page, and
+        # before a table or figure placed at the break.
+        target = None
+        if kind == "paragraph":
+            target = self._carried(box, lines, line_ids[0], floats=True)
+            if target is None:
+                target = self._carried(box, lines, line_ids[0], floats=False)
         block = Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
-                      continues=len(blocks) - target if continues else 0)
+                      continues=len(blocks) - target if target is not None else 0)
         if kind == "paragraph" and lines:
             self.last_size[block.id] = size_class(lines[-1].size)
         if kind == "paragraph" and self._footnote(lines, line_ids[0], box):
             self.footnotes.add(block.id)
         blocks.append(block)
         line_ids.clear()
+
+    def _carried(self, box: BBox, lines: list[RawLine], first_line: int, *,
+                 floats: bool) -> int | None:
+        """The index of the paragraph that the paragraph at `box` carries on, if any:
+        the last block, or the last before the footnotes (and, with `floats`, the
+        tables, pictures and captions) between."""
+        blocks = self.layout.blocks
+        target = len(blocks) - 1
+        passed_float = False
+        while target > 0 and (between := self._at_break(blocks[target], box)):
+            if between == "float" and not floats:
+                break
+            passed_float = passed_float or between == "float"
+            target -= 1
+        if target < 0:
+            return None
+        before = blocks[target]
+        last = target == len(blocks) - 1
+        if (before.kind != "paragraph" or (before.id in self.footnotes and not last)
+                # past a float, only at a break: the next column (starting above the
+                # paragraph's last line) or the next page
+                or (passed_float and before.page == self.page
+                    and box[1] >= self.layout.lines[before.line_ids[-1]].bbox[1] - 1.0)
+                or not self._continues_text(before, first_line)):
+            return None
+        # past footnotes or floats: set as that paragraph is, not a figure's text
+        if not last and lines and abs(
+                size_class(lines[0].size) - self.last_size.get(before.id, 0.0)) > 0.5:
+            return None
+        return target
+
+    def _at_break(self, block: Block, box: BBox) -> str | None:
+        """Can `block` stand between a paragraph and its continuation (at `box`)?
+        "footnote": one at the foot of a column or page; "float": a table, a picture
+        or a caption placed where the text breaks, on this page or the one before."""
+        if block.id in self.footnotes:
+            return "footnote" if block.page != self.page or box[1] < block.bbox[1] else None
+        if block.page < self.page - 1:
+            return None
+        first = self.raw.get(block.line_ids[0]) if block.line_ids else None
+        if block.kind in ("table", "image") or (
+                block.kind == "paragraph" and first is not None and CAPTION.match(first.text)):
+            return "float"
+        return None
 
     def _footnote(self, lines: list[RawLine], first_line: int, box: BBox) -> bool:
         """A paragraph in small print in the lower half of its page that starts with a
@@ -420,6 +467,54 @@ def _usual_left(items: list[Item]) -> float | None:
     least = max(2, 0.1 * sum(edges.values()))
     shared = [x for x, n in edges.items() if n >= least]
     return float(min(shared)) if shared else None
+
+
+INDENT_EMS = (0.6, 5.0)  # a paragraph's first line is indented by this much (1-3 em usually)
+_SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "؟", "۔")
+
+
+def _next_line(items: list[Item], index: int) -> RawLine | None:
+    """The text line after `items[index]` on the page, running heads aside."""
+    for item in items[index + 1:]:
+        if item.role == "running":
+            continue
+        return item.line
+    return None
+
+
+def _indented_start(previous: RawLine, line: RawLine, after: RawLine | None,
+                    reach: tuple[float, float]) -> bool:
+    """Does `line` start a paragraph by its indent alone, with no space above it (books,
+    papers, regulations)? It is indented from `previous`, a short line that ends a
+    sentence, and the line `after` it goes back to the margin `previous` starts at.
+    Not so a hanging indent: a reference's second line follows a full line, or, if
+    the first line is short, is itself a short line that ends the reference; centred
+    lines do not come back to one margin. `reach`: the left and right edges of the
+    block so far, with `line`, where full lines end. In right-to-left text the indent
+    is on the right."""
+    if after is None:
+        return False
+    if right_to_left((previous.text,)):
+        start, margin, back = -line.bbox[2], -previous.bbox[2], -after.bbox[2]
+        end, own_end = -previous.bbox[0], -line.bbox[0]
+        full = -min(line.bbox[0], after.bbox[0], reach[0])
+    else:
+        start, margin, back = line.bbox[0], previous.bbox[0], after.bbox[0]
+        end, own_end = previous.bbox[2], line.bbox[2]
+        full = max(line.bbox[2], after.bbox[2], reach[1])
+    em = line.size or 1.0
+    if not (INDENT_EMS[0] * em <= start - margin <= INDENT_EMS[1] * em
+            and abs(back - margin) < 0.3 * em and end < full - 0.3 * em):
+        return False
+    return _ends_sentence(previous) and not (own_end < full - 0.3 * em and _ends_sentence(line))
+
+
+def _ends_sentence(line: RawLine) -> bool:
+    words = [w for _, w in line.words]
+    last = words[-1]
+    if len(words) > 1 and _FOOTNOTE_START.fullmatch(last):
+        last = words[-2]  # "… the island.²": the sentence ends before the mark
+    return last.endswith(_SENTENCE_END)
 
 
 def _continues(previous: RawLine, line: RawLine, line_gap: float, opening: bool = False,

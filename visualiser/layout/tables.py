@@ -30,7 +30,7 @@ import pymupdf
 
 from visualiser.geometry import BBox, area, centre, holds_centre, overlap_area, union
 from visualiser.layout.items import Item, WordBox
-from visualiser.layout.unruled import Word, may_hold_unruled, unruled_tables
+from visualiser.layout.unruled import Rule, Word, framed_tables, may_hold_unruled, unruled_tables
 
 # Strokes
 TOLERANCE = 3.0  # strokes this close are one stroke; ends this close touch (as PyMuPDF)
@@ -45,6 +45,8 @@ _HAS_TEXT = re.compile(r"[^\W_]")  # a letter or digit: dot leaders do not fill 
 MAX_CUT_SHARE = 0.05  # of a table's text lines, at most this share run out of its box
 MAX_SHAPES = 8  # curved or slanted drawings a table may hold (check marks, rounded corners)
 _FIELD_HEIGHT = 15.0  # vertical strokes up to this long are the sides of fields and boxes
+_MIN_RULE = 30.0  # points: a stroke shorter than this rules no table across
+_EXTENT = 6.0  # points: rules whose ends round alike to this may be one table's
 CJK_SHARE = 0.3  # pages with more CJK words than this get no unruled tables
 _CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
@@ -291,26 +293,61 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
         return []
     strokes, shapes = stroke_boxes(page.get_cdrawings() if paths is None else paths)
     # Crossing is the same in text space whichever way a grid's text runs.
-    components = _grids(*_segments(strokes)) if len(strokes) >= 4 else []
+    horizontal, vertical = _segments(strokes)
+    components = _grids(horizontal, vertical) if len(strokes) >= 4 else []
+    rules = _loose_rules(horizontal, vertical, components)
     aligned = may_hold_unruled(raw_words)
-    if not components and not aligned:
+    if not components and not aligned and not rules:
         return []
     found, forms = ruled_tables(components, shapes, raw_words) if components else ([], [])
-    if found:
-        raw_words = [w for w in raw_words if not any(
-            holds_centre(box, _box(w)) for box, _ in found)]
-    if aligned and raw_words and (sum(1 for w in raw_words if _CJK.search(w[4]))
-                                  < CJK_SHARE * len(raw_words)):
+    if (aligned or rules) and raw_words and (sum(1 for w in raw_words if _CJK.search(w[4]))
+                                             < CJK_SHARE * len(raw_words)):
         # Columns aligned by whitespace need words parted by spaces: CJK text has none.
+        raw_words = _outside(raw_words, found)
         to_reading, to_text = reading_turn(raw_words)
         words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
-        for box, rows in unruled_tables(words):
+        unruled = unruled_tables(words) if aligned else []
+        across = _reading_rules(rules, to_reading)
+        framed = framed_tables(words, across, [box for box, _ in unruled]) if across else []
+        for box, rows in unruled + framed:
             if _drawn(box, strokes, to_reading):
                 continue
             box = to_text(box)
             if not any(overlap_area(box, form) > 0.1 * area(box) for form in forms):
                 found.append((box, rows))
     return [Item("table", box, rows=rows) for box, rows in found]
+
+
+def _outside(raw_words: list[tuple], found: Found) -> list[tuple]:
+    if not found:
+        return raw_words
+    return [w for w in raw_words if not any(holds_centre(box, _box(w)) for box, _ in found)]
+
+
+def _loose_rules(horizontal: list[_Segment], vertical: list[_Segment],
+                 grids: list[tuple[list[_Segment], list[_Segment]]]) -> list[BBox]:
+    """Strokes of no grid that may rule a table across (text space, thin boxes): two
+    or more of one extent along one axis (a table's top and bottom rules), else none,
+    so a page whose only strokes are a footnote rule or underlines costs nothing more."""
+    gridded = {id(s) for hs, vs in grids for s in hs + vs}
+    out: list[BBox] = []
+    for segments, along_x in ((horizontal, True), (vertical, False)):
+        loose = [s for s in segments if id(s) not in gridded and s.hi - s.lo > _MIN_RULE]
+        extents = Counter((round(s.lo / _EXTENT), round(s.hi / _EXTENT)) for s in loose)
+        if max(extents.values(), default=0) < 2:
+            continue
+        out.extend((s.lo, s.pos, s.hi, s.pos) if along_x else (s.pos, s.lo, s.pos, s.hi)
+                   for s in loose)
+    return out
+
+
+def _reading_rules(rules: list[BBox], to_reading: Transform) -> list[Rule]:
+    """`rules` that run across the page's lines, in reading space: (y, x0, x1)."""
+    across = []
+    for box in map(to_reading, rules):
+        if box[3] - box[1] <= _THIN < box[2] - box[0]:
+            across.append(((box[1] + box[3]) / 2, box[0], box[2]))
+    return across
 
 
 def _box(word: tuple) -> BBox:

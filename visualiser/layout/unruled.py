@@ -8,6 +8,11 @@ gutters (vertical strips of whitespace no word of any row crosses). Prose never
 qualifies: its lines are one segment each (a two-column page gives one gutter), and
 a wide segment (a line of prose) beside the run ends it. Everything is in reading
 space (see `tables.py`), so a sideways table is read row by row, not column by column.
+
+A table ruled only across (a rule above, one under its header, one below: LaTeX's
+`\\hline` or booktabs, most tables of papers) has no grid, and often only two or three
+columns. Its rules are evidence enough: between rules of one width, rows of cells with
+one gutter in common make a table (`framed_tables`).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ _NUMBER = re.compile(r"^[-+−–—(]?[$€£]?[\d.,:%/]+[)%*]?$")  # unless it
 MIN_FILLED_SHARE = 0.5  # of the table's cells hold words
 _BUCKET = 4.0  # points: the gate counts segments per band this high
 MAX_HEADER_ROWS = 4  # lines above a run taken into it as its header
+MIN_FRAMED_ROWS = 3  # rows between the rules of a table ruled only across (a header, two rows)
+MIN_RULE_EMS = 4.0  # a rule of a table is at least this many word heights long
 
 
 @dataclass(slots=True)
@@ -131,9 +138,11 @@ def _segment(words: list[Word]) -> _Segment:
                     min(w.box[1] for w in words), max(w.box[3] for w in words), words)
 
 
-def _rows(segments: list[_Segment]) -> list[_Row]:
-    """Segments whose vertical middles are within half a line of each other."""
-    text_width = (max(s.x1 for s in segments) - min(s.x0 for s in segments)) if segments else 0
+def _rows(segments: list[_Segment], text_width: float | None = None) -> list[_Row]:
+    """Segments whose vertical middles are within half a line of each other.
+    `text_width`: what a line of prose spans (by default, all of `segments`)."""
+    if text_width is None:
+        text_width = (max(s.x1 for s in segments) - min(s.x0 for s in segments)) if segments else 0
     segments = sorted(segments, key=lambda s: (s.y0 + s.y1) / 2)
     rows: list[_Row] = []
     centre = -1e9
@@ -292,3 +301,84 @@ def _table(run: list[_Row], gutters: list[Gutter], words: list[Word]
     rows = [[[w.word for w in sorted(cell, key=lambda w: (round(w.box[1]), w.box[0]))]
              for cell in row] for row in cells]
     return box, rows
+
+
+Rule = tuple[float, float, float]  # a horizontal rule in reading space: y, x0, x1
+
+
+def framed_tables(words: list[Word], rules: list[Rule], taken: list[BBox]
+                  ) -> list[tuple[BBox, list[list[list[WordBox]]]]]:
+    """(reading-space box, rows → cells → words) of each table ruled only across.
+    Rules of one width, top to bottom, part the page into slabs; a slab of cells (rows
+    of two or more segments, no prose) joins the table the slab above began, anything
+    else (a caption, prose, nothing) ends it. So a page's header and footer rules,
+    a framed abstract or an algorithm box, whose slabs hold prose or single lines,
+    make no table, and two tables of one width, a caption between, make two.
+    Rules around a table found already (`taken`, by its aligned columns) are left
+    alone: what they hold besides would be a fragment of that table."""
+    if len(rules) < 2 or not words:
+        return []
+    height = median(w.box[3] - w.box[1] for w in words)
+    text_width = max(w.box[2] for w in words) - min(w.box[0] for w in words)
+    tables = []
+    for rule_set in _rule_sets(rules, height):
+        x0 = min(r[1] for r in rule_set) - height
+        x1 = max(r[2] for r in rule_set) + height
+        top, bottom = rule_set[0][0], rule_set[-1][0]
+        if any(b[0] < x1 and b[2] > x0 and b[1] < bottom and b[3] > top for b in taken):
+            continue
+        inside = [w for w in words if x0 <= w.x <= x1 and top < w.y < bottom]
+        if not inside:
+            continue
+        table: list[_Row] = []
+        for upper, lower in zip(rule_set, rule_set[1:], strict=False):
+            slab = [w for w in inside if upper[0] < w.y < lower[0]]
+            rows = _rows(_segments(slab), text_width) if slab else []
+            if rows and not any(r.prose for r in rows) and any(len(r.segments) > 1 for r in rows):
+                table.extend(rows)
+                continue
+            tables.extend(_framed(table, inside, height))
+            table = []
+        tables.extend(_framed(table, inside, height))
+    return tables
+
+
+def _rule_sets(rules: list[Rule], height: float) -> list[list[Rule]]:
+    """Rules long enough for a table, grouped by their extent (a table's rules share its
+    width; shorter ones under a spanning header cell are inside it), top to bottom;
+    sets of two or more."""
+    sets: list[list[Rule]] = []
+    for rule in sorted(rules):
+        if rule[2] - rule[1] < MIN_RULE_EMS * height:
+            continue
+        for group in sets:
+            if abs(group[0][1] - rule[1]) <= height and abs(group[0][2] - rule[2]) <= height:
+                group.append(rule)
+                break
+        else:
+            sets.append([rule])
+    return [group for group in sets if len(group) > 1]
+
+
+def _framed(rows: list[_Row], words: list[Word], height: float
+            ) -> list[tuple[BBox, list[list[list[WordBox]]]]]:
+    """The table of `rows` (between rules), when they are one: MIN_FRAMED_ROWS rows,
+    most of them of several cells, with a gutter no word of the body crosses (the
+    rows of the usual number of cells or more: a header cell spanning columns, or a
+    group label, crosses gutters and goes to the cell its middle is in)."""
+    cells = [r for r in rows if len(r.segments) > 1]
+    if len(rows) < MIN_FRAMED_ROWS or len(cells) < 2 or len(cells) < 2 * len(rows) / 3:
+        return []
+    usual = median(len(r.segments) for r in cells)
+    body = [r for r in cells if len(r.segments) >= usual]
+    spans = sorted((w.box[0], w.box[2]) for r in body for s in r.segments for w in s.words)
+    gutters: list[Gutter] = []
+    reach = spans[0][1]
+    for lo, hi in spans[1:]:
+        if lo - reach >= GAP_EMS * height:
+            gutters.append((reach, lo))
+        reach = max(reach, hi)
+    if not gutters:
+        return []
+    table = _table(rows, gutters, words)
+    return [table] if table is not None else []
