@@ -325,3 +325,16 @@ def test_arabic_paragraph_across_a_page_break_is_one_paragraph():
     assert any(_CLOSING in c["text"] for c in _chunks(data))
     markdown = process_pdf(data, "two.pdf").source.text
     assert f"{_INTRO} {_CLOSING}" in markdown  # one paragraph, not two
+
+
+def test_arabic_paragraphs_set_apart_by_an_indent_on_the_right_are_paragraphs():
+    """Justified Arabic paragraphs with no space between them, each first line indented
+    from the right margin: each is a paragraph of its own, whole."""
+    css = _ARABIC_CSS + " p {margin: 0; text-indent: 2em; text-align: justify;}"
+
+    def draw(page, archive):
+        html = "".join(f'<p dir="rtl">{text}</p>' for text in (_INTRO, _GROWTH, _CLOSING))
+        page.insert_htmlbox(pymupdf.Rect(60, 60, 300, 700), html, css=css, archive=archive)
+    text = process_pdf(_arabic_page(draw), "arabic.pdf").source.text
+    paragraphs = [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
+    assert paragraphs == [_INTRO, _GROWTH, _CLOSING]

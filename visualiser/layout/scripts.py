@@ -198,7 +198,7 @@ def _kind(c: str) -> str:
     return "O"
 
 
-def _number_kinds(clusters: Sequence[_Cluster]) -> list[str]:
+def _number_kinds(clusters: Sequence[_Cluster], base: int = 0) -> list[str]:
     """`_kind` of each cluster, with the weak rules that make separators and signs part
     of a number (UAX #9 W2, W4, W5): European digits after an Arabic letter are Arabic
     numbers; a point or comma between two digits of one kind, a plus or minus between
@@ -207,14 +207,16 @@ def _number_kinds(clusters: Sequence[_Cluster]) -> list[str]:
     where renderers put the % on the number's left, it reads "5.5%" again.
     'The letter before' is the nearest strong one to the number's right on the page:
     in a right-to-left run that is the one read before it, and an Arabic word inside
-    a left-to-right line shows its number on its left too."""
+    a left-to-right line shows its number on its left too. A number that opens a
+    right-to-left line (`base` 1) has that letter on the line before, out of sight:
+    where the renderer set its % (on the left: it took the number as Arabic) says."""
     types = [unicodedata.bidirectional(c.text[0]) for c in clusters]
     after: str | None = None  # the nearest strong type to the right
     for n in range(len(types) - 1, -1, -1):
         t = types[n]
         if t in ("L", "R", "AL"):
             after = t
-        elif t == "EN" and after == "AL":
+        elif t == "EN" and (after == "AL" or (after is None and base and _sign_on_left(types, n))):
             types[n] = "AN"
     for n in range(1, len(types) - 1):  # W4
         before, here, then = types[n - 1], types[n], types[n + 1]
@@ -229,10 +231,18 @@ def _number_kinds(clusters: Sequence[_Cluster]) -> list[str]:
             for t, c in zip(types, clusters, strict=True)]
 
 
+def _sign_on_left(types: list[str], n: int) -> bool:
+    """Is the number whose digit is `types[n]` set with a % or currency sign on its
+    left (visual order)?"""
+    while n > 0 and types[n - 1] in ("EN", "AN", "CS", "ES"):
+        n -= 1
+    return n > 0 and types[n - 1] == "ET"
+
+
 def _levels(clusters: Sequence[_Cluster], base: int) -> list[int]:
     """Embedding levels (UAX #9 for one line without explicit controls), computed on
     the visual sequence, which resolves the same as the logical one for a line."""
-    kinds = _number_kinds(clusters)
+    kinds = _number_kinds(clusters, base)
     # numbers: after a left-to-right word they run with it, else they act as R (W7, N1)
     strong_left = _nearest_strong(kinds, reverse=False)
     strong_right = _nearest_strong(kinds, reverse=True)
