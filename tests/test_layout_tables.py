@@ -254,6 +254,55 @@ def test_unruled_table_keeps_a_centred_first_column_its_header_leaves_empty():
     assert [row[0] for row in text[1:]] == names
 
 
+def _ruled_across(page: pymupdf.Page, rows: list[list[str]], xs: list[float],
+                  column_rules: tuple[float, ...] = (), top: float = 100) -> None:
+    """A table as papers set it (LaTeX's hline, booktabs): a rule above, one under the
+    header, one below, no grid; and vertical `column_rules` at those x, in pieces
+    that stop short of each rule across (booktabs leaves that gap)."""
+    ys = [top] + [top + 18 + 14 * n for n in range(len(rows))]
+    for y in (ys[0], ys[1], ys[-1]):
+        page.draw_line((xs[0] - 6, y), (xs[-1] + 70, y), width=0.6)
+    for n, row in enumerate(rows):
+        for x, cell in zip(xs, row, strict=True):
+            page.insert_text((x, ys[n] + 13 + (3 if n else 0)), cell, fontsize=10)
+    for x in column_rules:
+        for a, b in zip((ys[0], ys[1]), (ys[1], ys[-1]), strict=True):
+            page.draw_line((x, a + 3), (x, b - 3), width=0.4)
+
+
+_ACROSS = [["Model", "dev", "test"], ["baseline", "23.6", "24.1"], ["ours", "34.4", "34.8"],
+           ["ours, large", "42.5", "43.9"]]
+
+
+@pytest.mark.parametrize("column_rules", [(), (150.0, 212.0)])
+def test_a_table_ruled_only_across_with_three_columns_is_a_table(column_rules):
+    """Three columns are too few for the whitespace pass (two-column prose has one
+    gutter): the rules say it is a table, with or without a broken column rule."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 80), "Table 3: Accuracy of the models.", fontsize=10)
+    _ruled_across(page, _ACROSS, [72, 160, 220], column_rules)
+    page.insert_text((72, 190), "The figures above are rounded to one decimal.", fontsize=10)
+    [table] = _tables(page)
+    assert _cells_text(table) == _ACROSS
+
+
+def test_rules_across_around_prose_or_single_lines_make_no_table():
+    """A framed abstract, an algorithm box, a title between rules: no table."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for top, lines in ((80, ["Abstract. We study the committee and its dockets over",
+                             "thirty days and publish the reasons with the data."]),
+                       (200, ["Algorithm 1 Review", "1: for each application do",
+                              "2:     publish its reasons", "3: end for"])):
+        page.draw_line((72, top), (400, top), width=0.6)
+        for n, line in enumerate(lines):
+            page.insert_text((72, top + 14 + 14 * n), line, fontsize=10)
+        page.draw_line((72, top + 20 + 14 * len(lines)), (400, top + 20 + 14 * len(lines)),
+                       width=0.6)
+    assert _tables(page) == []
+
+
 @pytest.mark.parametrize("columns", [2, 3])
 def test_prose_in_columns_is_no_table(columns: int):
     doc = pymupdf.open()
@@ -274,8 +323,7 @@ def test_prose_in_columns_is_no_table(columns: int):
 # Left out on purpose, compared with the old `page.find_tables()`: the frames around
 # camelot's two tables (a 4x3 "table" holding the title and the real table, a 19x11
 # one merging a frame with its table), the f1040 form's layout grids and empty field
-# grids, figure frames in mineru__demo3 p3, one-row fragments of booktabs tables
-# (unstructured__multi-column p5), vertical Japanese in pdfminer__kampo.
+# grids, figure frames in mineru__demo3 p3, vertical Japanese in pdfminer__kampo.
 EXPECTED = {
     "camelot__twotables_2.pdf": [(1, 13, 8), (1, 13, 8)],
     "pdfplumber__issue-140-example.pdf": [(1, 5, 9), (1, 2, 7), (1, 2, 6), (1, 2, 6)],
@@ -285,8 +333,10 @@ EXPECTED = {
     # Ruled under the header and between the columns only: one row per text line.
     "pdfminer__naacl06-shinyama.pdf": [(2, 4, 3), (2, 2, 3), (6, 6, 2), (7, 2, 2), (7, 2, 2),
                                        (7, 11, 2), (8, 17, 3), (8, 10, 3), (8, 8, 3)],
-    "camelot__us-018.pdf": [(1, 57, 11), (2, 57, 10), (3, 58, 5), (4, 32, 7), (5, 29, 4),
-                            (6, 31, 6), (7, 30, 6)],
+    # Ruled across: the rules take in the header rows over the columns ("Actual",
+    # "Projected") that the whitespace alone left out.
+    "camelot__us-018.pdf": [(1, 58, 11), (2, 58, 10), (3, 58, 5), (4, 32, 7), (5, 29, 4),
+                            (6, 32, 6), (7, 32, 6)],
     "pdfjs__prefilled_f1040.pdf": [],
     "pdfminer__kampo.pdf": [],
     "docling__multi_page.pdf": [],
@@ -304,12 +354,15 @@ SAMPLES = {
     "scanned_memo.pdf": [],
 }
 # Two-column papers: the tables found, each a real one (the ruled ones in figures of
-# demo3 p1 included); prose is never a table. Ruled only across and of three or four
-# columns, too few for the whitespace pass: multi-column p12 and demo3 p6's second.
+# demo3 p1 included); prose is never a table. The rules across add what whitespace
+# alone missed: tables of three or four columns (multi-column p12, demo3 p6's second),
+# header rows over the columns (multi-column p4, demo3 p6, p7), a table whose column
+# rules stop short of each rule across (multi-column p5, demo3 p8).
 PAPERS = {
-    "unstructured__multi-column.pdf": [(4, 5, 5), (6, 7, 5), (8, 14, 7), (12, 3, 5)],
-    "mineru__demo3.pdf": [(1, 3, 2), (1, 4, 4), (5, 9, 6), (5, 4, 6), (6, 11, 10), (6, 11, 3),
-                          (7, 4, 6)],
+    "unstructured__multi-column.pdf": [(4, 6, 5), (5, 9, 12), (6, 7, 5), (8, 14, 7),
+                                       (12, 3, 5)],
+    "mineru__demo3.pdf": [(1, 3, 2), (1, 4, 4), (5, 9, 6), (5, 4, 6), (6, 12, 10), (6, 11, 3),
+                          (7, 5, 5), (8, 9, 5)],
 }
 
 

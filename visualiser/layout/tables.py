@@ -47,6 +47,7 @@ MAX_SHAPES = 8  # curved or slanted drawings a table may hold (check marks, roun
 _FIELD_HEIGHT = 15.0  # vertical strokes up to this long are the sides of fields and boxes
 _MIN_RULE = 30.0  # points: a stroke shorter than this rules no table across
 _EXTENT = 6.0  # points: rules whose ends round alike to this may be one table's
+_RULE_GAP = 8.0  # points: a column rule may stop this far short of a rule across
 CJK_SHARE = 0.3  # pages with more CJK words than this get no unruled tables
 _CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
 
@@ -300,6 +301,11 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     if not components and not aligned and not rules:
         return []
     found, forms = ruled_tables(components, shapes, raw_words) if components else ([], [])
+    if components:  # a grid that is neither a table nor a form may rule one across
+        taken = [box for box, _ in found] + forms
+        rules = _loose_rules(horizontal, vertical, [
+            grid for grid in components
+            if any(overlap_area(_extent(grid), box) > 0 for box in taken)])
     if (aligned or rules) and raw_words and (sum(1 for w in raw_words if _CJK.search(w[4]))
                                              < CJK_SHARE * len(raw_words)):
         # Columns aligned by whitespace need words parted by spaces: CJK text has none.
@@ -308,14 +314,36 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
         words = sorted((_reading_word(w, to_reading) for w in raw_words), key=lambda w: w.y)
         unruled = unruled_tables(words) if aligned else []
         across = _reading_rules(rules, to_reading)
-        framed = framed_tables(words, across, [box for box, _ in unruled]) if across else []
-        for box, rows in unruled + framed:
-            if _drawn(box, strokes, to_reading):
-                continue
+        framed = framed_tables(words, across) if across else []
+        unruled = [t for t in unruled if not _drawn(t[0], strokes, to_reading)]
+        framed = [t for t in framed if not _drawn(t[0], strokes, to_reading, framed=True)]
+        for box, rows in _best_of(unruled, framed):
             box = to_text(box)
             if not any(overlap_area(box, form) > 0.1 * area(box) for form in forms):
                 found.append((box, rows))
     return [Item("table", box, rows=rows) for box, rows in found]
+
+
+def _best_of(unruled: Found, framed: Found) -> Found:
+    """The tables found by whitespace and by rules across, one of each where they
+    overlap: the one with more filled cells (the rules see a whole table whose
+    columns shift between its parts; whitespace may see more columns)."""
+    kept = list(unruled)
+    for table in framed:
+        rivals = [t for t in kept if overlap_area(t[0], table[0]) > 0]
+        if sum(map(_filled, rivals)) < _filled(table):
+            kept = [t for t in kept if t not in rivals] + [table]
+    return sorted(kept, key=lambda t: (round(t[0][1]), t[0][0]))
+
+
+def _filled(table: tuple[BBox, list[list[list[WordBox]]]]) -> int:
+    return sum(1 for row in table[1] for cell in row if cell)
+
+
+def _extent(grid: tuple[list[_Segment], list[_Segment]]) -> BBox:
+    hs, vs = grid
+    return union([(s.lo, s.pos, s.hi, s.pos) for s in hs]
+                 + [(s.pos, s.lo, s.pos, s.hi) for s in vs])
 
 
 def _outside(raw_words: list[tuple], found: Found) -> list[tuple]:
@@ -326,9 +354,10 @@ def _outside(raw_words: list[tuple], found: Found) -> list[tuple]:
 
 def _loose_rules(horizontal: list[_Segment], vertical: list[_Segment],
                  grids: list[tuple[list[_Segment], list[_Segment]]]) -> list[BBox]:
-    """Strokes of no grid that may rule a table across (text space, thin boxes): two
-    or more of one extent along one axis (a table's top and bottom rules), else none,
-    so a page whose only strokes are a footnote rule or underlines costs nothing more."""
+    """Strokes of none of the `grids` that may rule a table across (text space, thin
+    boxes): two or more of one extent along one axis (a table's top and bottom rules),
+    else none, so a page whose only strokes are a footnote rule or underlines costs
+    nothing more."""
     gridded = {id(s) for hs, vs in grids for s in hs + vs}
     out: list[BBox] = []
     for segments, along_x in ((horizontal, True), (vertical, False)):
@@ -355,16 +384,45 @@ def _box(word: tuple) -> BBox:
     return (word[0], word[1], word[2], word[3])
 
 
-def _drawn(box: BBox, strokes: list[BBox], to_reading: Transform) -> bool:
+def _drawn(box: BBox, strokes: list[BBox], to_reading: Transform, *,
+           framed: bool = False) -> bool:
     """Are there short vertical strokes inside `box` (the sides of a form's fields
     and check boxes)? Then its columns are a form's layout, not an unruled table.
-    Column rules, even drawn a row at a time (LaTeX's `|`), join into long ones."""
+    Column rules, even drawn a row at a time (LaTeX's `|`), join into long ones; in a
+    table ruled across (`framed`), so do the pieces of a column rule that stops short
+    of each rule across and goes on below it (booktabs leaves that gap)."""
     inside = [b for b in map(to_reading, strokes)
               if box[0] < centre(b)[0] < box[2] and box[1] < centre(b)[1] < box[3]]
     if not inside:
         return False
-    _, vertical = _segments(inside)
-    return sum(1 for s in vertical if _THIN <= s.hi - s.lo <= _FIELD_HEIGHT) >= 2
+    horizontal, vertical = _segments(inside)
+    rules = (_column_rules(vertical, horizontal) if framed
+             else [(s.lo, s.hi) for s in vertical])
+    return sum(1 for lo, hi in rules if _THIN <= hi - lo <= _FIELD_HEIGHT) >= 2
+
+
+def _column_rules(vertical: list[_Segment], horizontal: list[_Segment]
+                  ) -> list[tuple[float, float]]:
+    """(top, bottom) of each vertical stroke, pieces of one rule joined across the
+    small gaps where a rule across passes through (not a box's edge, which ends at the
+    stroke)."""
+    out: list[tuple[float, float]] = []
+    pieces: dict[float, list[_Segment]] = {}
+    for seg in vertical:
+        pieces.setdefault(seg.pos, []).append(seg)
+    for pos, column in pieces.items():
+        column.sort(key=lambda s: s.lo)
+        lo, hi = column[0].lo, column[0].hi
+        for seg in column[1:]:
+            if seg.lo - hi <= _RULE_GAP and any(
+                    hi < h.pos < seg.lo and h.lo < pos - TOLERANCE and h.hi > pos + TOLERANCE
+                    for h in horizontal):
+                hi = max(hi, seg.hi)
+                continue
+            out.append((lo, hi))
+            lo, hi = seg.lo, seg.hi
+        out.append((lo, hi))
+    return out
 
 
 Found = list[tuple[BBox, list[list[list[WordBox]]]]]

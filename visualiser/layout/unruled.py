@@ -306,16 +306,14 @@ def _table(run: list[_Row], gutters: list[Gutter], words: list[Word]
 Rule = tuple[float, float, float]  # a horizontal rule in reading space: y, x0, x1
 
 
-def framed_tables(words: list[Word], rules: list[Rule], taken: list[BBox]
+def framed_tables(words: list[Word], rules: list[Rule]
                   ) -> list[tuple[BBox, list[list[list[WordBox]]]]]:
     """(reading-space box, rows → cells → words) of each table ruled only across.
     Rules of one width, top to bottom, part the page into slabs; a slab of cells (rows
     of two or more segments, no prose) joins the table the slab above began, anything
     else (a caption, prose, nothing) ends it. So a page's header and footer rules,
     a framed abstract or an algorithm box, whose slabs hold prose or single lines,
-    make no table, and two tables of one width, a caption between, make two.
-    Rules around a table found already (`taken`, by its aligned columns) are left
-    alone: what they hold besides would be a fragment of that table."""
+    make no table, and two tables of one width, a caption between, make two."""
     if len(rules) < 2 or not words:
         return []
     height = median(w.box[3] - w.box[1] for w in words)
@@ -325,8 +323,6 @@ def framed_tables(words: list[Word], rules: list[Rule], taken: list[BBox]
         x0 = min(r[1] for r in rule_set) - height
         x1 = max(r[2] for r in rule_set) + height
         top, bottom = rule_set[0][0], rule_set[-1][0]
-        if any(b[0] < x1 and b[2] > x0 and b[1] < bottom and b[3] > top for b in taken):
-            continue
         inside = [w for w in words if x0 <= w.x <= x1 and top < w.y < bottom]
         if not inside:
             continue
