@@ -286,9 +286,9 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
                 words: list[tuple] | None = None,
                 paths: list[dict] | None = None) -> list[Item]:
     """Every table of the page, ruled or not: rows → cells → words, in text space.
-    `words`: `textpage.extractWORDS()` when the caller has it already. Two cheap
-    gates first (a grid of strokes; rows of four or more cells), so a page of prose
-    costs one pass over its drawings and one over its words."""
+    `words`: `textpage.extractWORDS()` when the caller has it already. Cheap gates
+    first (a grid of strokes; rules of one width across; rows of four or more cells),
+    so a page of prose costs one pass over its drawings and one over its words."""
     raw_words = textpage.extractWORDS() if words is None else words
     if not raw_words:
         return []
@@ -296,18 +296,14 @@ def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
     # Crossing is the same in text space whichever way a grid's text runs.
     horizontal, vertical = _segments(strokes)
     components = _grids(horizontal, vertical) if len(strokes) >= 4 else []
-    rules = _loose_rules(horizontal, vertical, components)
-    aligned = may_hold_unruled(raw_words)
-    if not components and not aligned and not rules:
-        return []
     found, forms = ruled_tables(components, shapes, raw_words) if components else ([], [])
-    if components:  # a grid that is neither a table nor a form may rule one across
-        taken = [box for box, _ in found] + forms
-        rules = _loose_rules(horizontal, vertical, [
-            grid for grid in components
-            if any(overlap_area(_extent(grid), box) > 0 for box in taken)])
-    if (aligned or rules) and raw_words and (sum(1 for w in raw_words if _CJK.search(w[4]))
-                                             < CJK_SHARE * len(raw_words)):
+    # the strokes of a grid that is neither a table nor a form may rule one across
+    taken = [box for box, _ in found] + forms
+    rules = _loose_rules(horizontal, vertical, [
+        grid for grid in components if any(overlap_area(_extent(grid), box) > 0 for box in taken)])
+    aligned = may_hold_unruled(raw_words)
+    if (aligned or rules) and (sum(1 for w in raw_words if _CJK.search(w[4]))
+                               < CJK_SHARE * len(raw_words)):
         # Columns aligned by whitespace need words parted by spaces: CJK text has none.
         raw_words = _outside(raw_words, found)
         to_reading, to_text = reading_turn(raw_words)
