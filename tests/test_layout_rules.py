@@ -549,14 +549,16 @@ _TESTIMONY = ("Q. Where were you employed in the spring of last year? A. I worke
 
 
 def _numbered_pages(columns: list[tuple[float, float, float]], pages: int,
-                    per_page: int, first: int, restart: bool, pad: int = 0) -> bytes:
+                    per_page: int, first: int, restart: bool, pad: int = 0,
+                    size: tuple[float, float] = (612, 792), rotation: int = 0) -> bytes:
     """Pages whose text lines are numbered in the margin: per column (text x0, text
     x1, x of the numbers' right edge, or their left edge when right of the text)."""
     words = _TESTIMONY.split()
     doc = pymupdf.open()
     number = first
     for _ in range(pages):
-        page = doc.new_page(width=612, height=792)
+        page = doc.new_page(width=size[0], height=size[1])
+        page.set_rotation(rotation)
         number = first if restart else number
         for x0, x1, numbers_x in columns:
             for n in range(per_page):
@@ -591,6 +593,17 @@ def test_a_transcripts_line_numbers_are_left_out_of_the_text():
                                             restart=True), "transcript.pdf")
     _no_number_between_words(processed.source.text)
     assert any("75 line numbers in the margin" in w for w in processed.layout.warnings)
+
+
+def test_line_numbers_on_a_rotated_page_are_told_by_its_text_space():
+    """A landscape page turned to be shown upright: its numbers left of the text sit
+    left of the middle of the page as its text runs, though right of the middle of
+    the page as shown (which is narrower)."""
+    data = _numbered_pages([(350, 700, 330)], pages=3, per_page=20, first=1, restart=True,
+                           size=(792, 612), rotation=90)
+    processed = process_pdf(data, "turned.pdf")
+    _no_number_between_words(processed.source.text)
+    assert any("60 line numbers in the margin" in w for w in processed.layout.warnings)
 
 
 def test_a_draft_papers_line_numbers_on_both_margins_are_left_out():

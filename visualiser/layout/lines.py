@@ -246,7 +246,9 @@ def _in_margin(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> bool:
     numbers = {id(item) for _, _, item, _ in run}
     x0 = min(c[0][0] for c in run)
     x1 = max(c[0][2] for c in run)
-    left = x1 < page.width / 2
+    # boxes are in text space, the page's size is as displayed (turned on rotated pages)
+    width = page.width if page.rotation % 180 == 0 else page.height
+    left = x1 < width / 2
     beyond = sum(1 for item in page.items
                  if item.line is not None and id(item) not in numbers
                  and (item.bbox[0] < x0 if left else item.bbox[2] > x1))
