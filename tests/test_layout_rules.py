@@ -881,3 +881,45 @@ def test_a_paragraph_goes_on_past_a_table_atop_the_next_column():
     assert "enter the date on which each application was received." in " ".join(text.split())
     assert "| Office | Count | Share |" in text
     assert text.index("| Office |") > text.index("each application was received")
+
+
+def _sectioned_pages(marks: bool) -> bytes:
+    """Four pages, each opening a section ("§ 2 Club Officers" at 14 pt over its text);
+    with `marks`, each page's head names its section in body type, as a statute's or
+    a book's running heads do. Page 1 is a contents page naming the sections small."""
+    doc = pymupdf.open()
+    titles = [f"§ {n} {name}" for n, name in enumerate(
+        ("Name and Seat", "Club Officers", "Membership", "General Meeting"), start=1)]
+    contents = doc.new_page(width=595, height=842)
+    contents.insert_text((72, 120), "Contents", fontsize=14, fontname="hebo")
+    for n, title in enumerate(titles):
+        contents.insert_text((72, 150 + 16 * n), title, fontsize=10)
+    for title in titles:
+        page = doc.new_page(width=595, height=842)
+        if marks:
+            page.insert_text((220, 50), title, fontsize=10)
+        page.insert_text((72, 130), title, fontsize=14, fontname="hebo")
+        _column(page, 72, 520, 150, 600, LOREM * 8)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def test_running_heads_naming_the_current_section_are_left_out():
+    text = process_pdf(_sectioned_pages(marks=True), "marks.pdf").source.text
+    for title in ("§ 2 Club Officers", "§ 4 General Meeting"):
+        assert text.count(title) == 2  # the contents entry and the heading, no mark
+
+
+def test_a_heading_at_the_top_of_a_page_the_contents_named_stays():
+    """Without marks the headings open their pages (here below the head margin, so
+    set one higher): a heading named earlier in smaller type is no running head."""
+    data = _sectioned_pages(marks=False)
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    out = pymupdf.open()
+    for page in doc:  # move each heading up into the head margin
+        new = out.new_page(width=595, height=842)
+        new.show_pdf_page(pymupdf.Rect(0, -90, 595, 752), doc, page.number)
+    text = process_pdf(out.tobytes(), "tops.pdf").source.text
+    for title in ("§ 2 Club Officers", "§ 4 General Meeting"):
+        assert text.count(title) == 2

@@ -30,6 +30,7 @@ from visualiser.layout.lines import (
     drop_line_numbers,
     drop_page_numbers,
     drop_running_lines,
+    drop_section_marks,
     figures_after_paragraphs,
     join_rows,
 )
@@ -47,7 +48,7 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 def build_layout(pages: list[PageRead]) -> Layout:
     numbered = drop_line_numbers(pages)
-    dropped = drop_running_lines(pages) + drop_page_numbers(pages)
+    dropped = drop_running_lines(pages) + drop_section_marks(pages) + drop_page_numbers(pages)
     figures_after_paragraphs(pages)
     for page in pages:
         page.items = join_rows(page.items)

@@ -108,6 +108,44 @@ def drop_running_lines(pages: list[PageRead]) -> int:
     return dropped
 
 
+def drop_section_marks(pages: list[PageRead]) -> int:
+    """Remove running heads that name the current section (a book's chapter, a
+    statute's "§ 6 Becoming a Member"): a page's top line in the head margin, set
+    apart from the text below it, whose text (numbers aside) is a heading of the body
+    on that page or an earlier one, set larger than it, where such a line sits on two
+    pages or more at one height. Its text changes with the section, so
+    `drop_running_lines` does not see it recur; in the chunks it would repeat the
+    heading inside the section's text. (A heading at the top of a page that a table
+    of contents named before is set larger than the entry, and stays.)"""
+    seen: dict[str, float] = {}  # body lines so far, numbers aside → the largest size
+    marks: list[tuple[PageRead, Item]] = []
+    for page in pages:
+        height = page.height if page.rotation % 180 == 0 else page.width
+        lines = [i for i in page.items if i.line is not None and i.line.horizontal]
+        body = [i for i in lines if i.bbox[3] >= height * RUNNING_MARGIN]
+        for item in body:
+            if item.line is not None:
+                text = numbers_aside(item.line.text)
+                seen[text] = max(seen.get(text, 0.0), item.line.size)
+        if not lines or not body:
+            continue
+        top = min(lines, key=lambda i: i.bbox[1])
+        below = min(i.bbox[1] for i in body)
+        if (top.line is not None and top.bbox[3] < height * RUNNING_MARGIN and top.role is None
+                and below - top.bbox[3] > top.bbox[3] - top.bbox[1]
+                and seen.get(numbers_aside(top.line.text), 0.0) > top.line.size + 0.5):
+            marks.append((page, top))
+    if len(marks) < 2:
+        return 0
+    usual = sorted(item.bbox[1] for _, item in marks)[len(marks) // 2]
+    dropped = 0
+    for page, item in marks:
+        if abs(item.bbox[1] - usual) <= item.bbox[3] - item.bbox[1]:
+            page.items.remove(item)
+            dropped += 1
+    return dropped
+
+
 # a page number as `numbers_aside` writes it: "7", "- 7 -", "(7)"
 _BARE_NUMBERS = frozenset({"#", "- # -", "– # –", "(#)", "[#]"})
 
