@@ -923,3 +923,28 @@ def test_a_heading_at_the_top_of_a_page_the_contents_named_stays():
     text = process_pdf(out.tobytes(), "tops.pdf").source.text
     for title in ("§ 2 Club Officers", "§ 4 General Meeting"):
         assert text.count(title) == 2
+
+
+def test_a_books_cover_and_title_page_are_one_level_and_icons_none():
+    """A 24-page manual: its cover (28 pt) and title page (22 pt) set sizes used there
+    only, a margin icon ("M", 20 pt) recurs, chapters are 18 pt and sections 14 pt.
+    The cover and title page are one level, the title's, and the icon none, so a
+    section's heading path reads title, chapter, section."""
+    doc = pymupdf.open()
+    cover = doc.new_page(width=595, height=842)
+    cover.insert_text((150, 300), "Dockets Guide", fontsize=28, fontname="hebo")
+    title = doc.new_page(width=595, height=842)
+    title.insert_text((150, 300), "Dockets Guide", fontsize=22, fontname="hebo")
+    title.insert_text((150, 340), "Second edition, revised and enlarged", fontsize=10)
+    for chapter in range(1, 12):
+        opening = doc.new_page(width=595, height=842)
+        opening.insert_text((72, 120), f"Keeping Records {chapter}", fontsize=18,
+                            fontname="hebo")
+        _column(opening, 72, 520, 150, 700, LOREM * 10)
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 100), f"{chapter}.1 Filing Rules", fontsize=14, fontname="hebo")
+        page.insert_text((530, 100), "M", fontsize=20, fontname="hebo")
+        _column(page, 72, 520, 120, 700, LOREM * 10)
+    report = chunk_report(process_pdf(doc.tobytes(), "guide.pdf"), "structure_aware")
+    paths = {tuple(c["heading_path"]) for c in report["chunks"]}
+    assert ("Dockets Guide", "Keeping Records 3", "3.1 Filing Rules") in paths

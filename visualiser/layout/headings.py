@@ -39,6 +39,10 @@ def size_class(size: float) -> float:
     return round(size * 2) / 2
 
 
+FRONT_MATTER_PAGES = 3  # a long document's cover and title page lie within these
+FRONT_MATTER_DOCUMENT = 20  # pages: a shorter one (a paper) has no front matter
+
+
 @dataclass(slots=True)
 class DocumentStyle:
     """What the body text of a document looks like, from its character counts."""
@@ -51,8 +55,9 @@ class DocumentStyle:
     @classmethod
     def of(cls, pages: Iterable[PageRead]) -> DocumentStyle:
         sizes: Counter[float] = Counter()
-        chars = bold = mono = 0
-        for page in pages:
+        last_page: dict[float, int] = {}  # the last page each size sets words on
+        chars = bold = mono = count = 0
+        for count, page in enumerate(pages, start=1):
             for item in page.items:
                 line = item.line
                 if line is None or item.role in ("note", "running"):
@@ -61,14 +66,28 @@ class DocumentStyle:
                 chars += n
                 bold += n * line.bold
                 mono += n * line.mono
-                sizes[size_class(line.size)] += n
+                size = size_class(line.size)
+                sizes[size] += n
+                if len(_LETTER.findall(line.text)) >= 2:  # no heading has fewer (`refine`)
+                    last_page[size] = count
         body = sizes.most_common(1)[0][0] if sizes else 10.0
         # A size is a heading level only if used for headings, not for a body of its
         # own (e.g. a large-print page): at most a fifth of the body's characters.
+        # Sizes only set in glyphs (a margin icon, a drop capital) head nothing.
         bigger = sorted((s for s, n in sizes.items()
-                         if s >= body + 1.0 and n <= 0.2 * sizes[body]), reverse=True)
-        return cls(body, {s: min(n, 4) for n, s in enumerate(bigger, start=1)},
-                   bold_body=bold > 0.4 * chars, mono_body=mono > 0.5 * chars)
+                         if s >= body + 1.0 and n <= 0.2 * sizes[body] and s in last_page),
+                        reverse=True)
+        # In a long document the sizes of its cover and title page, used there only,
+        # are one level: the title's. Else a book's cover and title page take two of
+        # the four levels and push its chapters and sections together.
+        front = [s for s in bigger if count >= FRONT_MATTER_DOCUMENT
+                 and last_page[s] <= FRONT_MATTER_PAGES] if bigger else []
+        if front and front[0] == bigger[0]:
+            rest = [s for s in bigger if s not in front]
+            levels = {s: 1 for s in front} | {s: min(n, 4) for n, s in enumerate(rest, start=2)}
+        else:
+            levels = {s: min(n, 4) for n, s in enumerate(bigger, start=1)}
+        return cls(body, levels, bold_body=bold > 0.4 * chars, mono_body=mono > 0.5 * chars)
 
     @property
     def next_level(self) -> int:
