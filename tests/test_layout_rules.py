@@ -948,3 +948,19 @@ def test_a_books_cover_and_title_page_are_one_level_and_icons_none():
     report = chunk_report(process_pdf(doc.tobytes(), "guide.pdf"), "structure_aware")
     paths = {tuple(c["heading_path"]) for c in report["chunks"]}
     assert ("Dockets Guide", "Keeping Records 3", "3.1 Filing Rules") in paths
+
+
+def test_a_title_blocks_author_and_date_are_no_headings():
+    """LaTeX's title block: title, author and date set larger than the text, the
+    author with no footnote mark or address. The date gives the block away: neither it
+    nor the author heads the sections after it."""
+    def draw(page):
+        page.insert_text((200, 100), "Filing Dockets", fontsize=17)
+        page.insert_text((230, 130), "Oren Reader", fontsize=12)
+        page.insert_text((220, 150), "February 8, 1988", fontsize=12)
+        page.insert_text((72, 190), "1 Overview", fontsize=12, fontname="hebo")
+        _column(page, 72, 520, 200, 400, LOREM * 6)
+        page.insert_text((72, 430), "2 Changes", fontsize=12, fontname="hebo")
+        _column(page, 72, 520, 440, 640, LOREM * 6)
+    assert [text for _, text in _headings(_pdf(draw))] == [
+        "Filing Dockets", "1 Overview", "2 Changes"]

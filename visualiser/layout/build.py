@@ -19,6 +19,7 @@ from visualiser.geometry import BBox, same_row, union
 from visualiser.layout.headings import (
     DocumentStyle,
     is_byline,
+    is_date,
     is_division_label,
     is_section_number,
     looks_like_heading,
@@ -75,8 +76,9 @@ def _authors_are_no_headings(layout: Layout) -> None:
     byline, `headings.refine`), others do not ("Tomas Okoro" beside "Ada Lindqvist*").
     In the title block (the first page up to the abstract, the first numbered section
     or the first long paragraph), the headings after the title and before its last
-    byline, and those on one row with a byline, are bylines too: no chunk of the
-    paper sits under an author's name."""
+    byline (or its date, which `\\maketitle` sets under the authors), and those on one
+    row with a byline, are bylines too: no chunk of the paper sits under an author's
+    name."""
     blocks = layout.blocks
     end = 0
     while end < len(blocks) and blocks[end].page == blocks[0].page:
@@ -87,7 +89,7 @@ def _authors_are_no_headings(layout: Layout) -> None:
         end += 1
     headings = [n for n in range(end) if blocks[n].kind == "heading"]
     bylines = [n for n in range(end) if blocks[n].kind == "paragraph"
-               and is_byline(layout.block_text(blocks[n]))]
+               and (is_byline(text := layout.block_text(blocks[n])) or is_date(text))]
     if not bylines:
         return
     for n in headings[1:]:  # the first is the title

@@ -105,6 +105,21 @@ def is_byline(text: str) -> bool:
     return bool(_BYLINE.search(text))
 
 
+_MONTH = (r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|"
+          r"sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?")
+_DATE = re.compile(
+    rf"({_MONTH}\s+\d{{1,2}}(st|nd|rd|th)?,?\s+\d{{4}}"  # February 8, 1988
+    rf"|\d{{1,2}}(st|nd|rd|th)?\.?\s+{_MONTH}\s+\d{{4}}"  # 8 February 1988
+    rf"|{_MONTH}\s+\d{{4}}"  # February 1988
+    r"|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\s?\d{1,2}[./]\s?\d{2,4})",  # 1988-02-08, 8. 2. 1988
+    re.IGNORECASE)
+
+
+def is_date(text: str) -> bool:
+    """A date and nothing else: a title page's, a letter's. It heads nothing."""
+    return bool(_DATE.fullmatch(text.strip()))
+
+
 def is_division_label(text: str) -> bool:
     """"Chapter 2", "PART IV", "Article 5:": a division's label with no title, set
     over the title it belongs to."""
@@ -129,8 +144,9 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     words = text.split()
     letters = len(_LETTER.findall(text))
     digits = sum(map(str.isdigit, text))
-    if letters < 2 or digits > letters or is_byline(text) or _LEADER.search(text):
-        # figures, bylines, the table of contents
+    if (letters < 2 or digits > letters or is_byline(text)
+            or any(is_date(line.text) for line in lines) or _LEADER.search(text)):
+        # figures, bylines, dates, the table of contents
         return ("paragraph", 0) if kind == "heading" else (kind, level)
     if kind == "heading":
         if len(words) > MAX_HEADING_WORDS or len(lines) > 3:
