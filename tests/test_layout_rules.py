@@ -964,3 +964,24 @@ def test_a_title_blocks_author_and_date_are_no_headings():
         _column(page, 72, 520, 440, 640, LOREM * 6)
     assert [text for _, text in _headings(_pdf(draw))] == [
         "Filing Dockets", "1 Overview", "2 Changes"]
+
+
+def test_a_letter_reads_letterhead_address_date_then_body():
+    """A letter: its letterhead centred at the top, the addresses on the left, the
+    date on the right above the salutation. The short lines left and right never
+    share a row, so they are no columns: the letter reads top to bottom."""
+    def draw(page):  # as KOMA-Script's scrlttr2 sets one
+        page.insert_text((271, 32), "Joe Public", fontsize=11)
+        for n, line in enumerate(("2 Valley", "SAMPLEBY", "ZY32 1XW")):
+            page.insert_text((270, 53 + 14 * n), line, fontsize=10)
+        page.insert_text((57, 142), "Joe Public, 2 Valley, SAMPLEBY, ZY32 1XW", fontsize=7)
+        for n, line in enumerate(("Joanna Public", "1 Hillside", "SAMPLESTEAD", "WX12 3YZ")):
+            page.insert_text((57, 184 + 14.5 * n), line, fontsize=10)
+        page.insert_text((426, 294), "12th October 2022", fontsize=10)
+        page.insert_text((74, 323), "Dear Madam Chair,", fontsize=10)
+        _column(page, 74, 521, 340, 420, LOREM * 2)
+    text = " ".join(process_pdf(_pdf(draw), "letter.pdf").source.text.split())
+    order = [text.index(s) for s in ("Joe Public", "SAMPLEBY", "Joanna Public",
+                                      "SAMPLESTEAD", "12th October", "Dear Madam",
+                                      "the committee shall")]
+    assert order == sorted(order)

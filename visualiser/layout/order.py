@@ -426,7 +426,9 @@ def _weight(column: list[Item]) -> int:
 
 def _reads_as_rows(columns: list[list[Item]]) -> bool:
     """Short cells side by side on shared baselines (a table of contents, a form's
-    labels and values) are rows, not columns of running text."""
+    labels and values) are rows, not columns of running text; and so are short lines
+    that never share a row with the other side (a letter's letterhead, addresses and
+    date, set left and right of one another): top to bottom is how they read."""
     lines = [[i for i in c if i.kind == "line"] for c in columns]
     if any(not c for c in lines):
         return False
@@ -439,7 +441,7 @@ def _reads_as_rows(columns: list[list[Item]]) -> bool:
             other = right if item in left else left
             total += 1
             paired += any(_same_row(item.bbox, o.bbox) for o in other)
-    return total > 0 and paired / total >= 0.7
+    return total > 0 and (paired == 0 or paired / total >= 0.7)
 
 
 def _same_row(a: BBox, b: BBox) -> bool:
