@@ -985,3 +985,22 @@ def test_a_letter_reads_letterhead_address_date_then_body():
                                       "SAMPLESTEAD", "12th October", "Dear Madam",
                                       "the committee shall")]
     assert order == sorted(order)
+
+
+def test_a_contents_pages_bold_entries_are_not_headings():
+    """A book's contents set its chapters in bold, a page number on the right and no
+    dot leaders: entries under "Contents", not headings, up to the first chapter."""
+    doc = pymupdf.open()
+    contents = doc.new_page(width=595, height=842)
+    contents.insert_text((72, 100), "Contents", fontsize=20, fontname="hebo")
+    for n, name in enumerate(("Introduction", "Overview", "Installation"), start=1):
+        contents.insert_text((72, 140 + 20 * n), f"{n} {name}", fontsize=12, fontname="hebo")
+        contents.insert_text((510, 140 + 20 * n), str(2 * n), fontsize=12, fontname="hebo")
+    for n, name in enumerate(("Introduction", "Overview", "Installation"), start=1):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 100), f"{n} {name}", fontsize=20, fontname="hebo")
+        page.insert_text((72, 140), f"{n}.1 Scope", fontsize=12, fontname="hebo")
+        _column(page, 72, 520, 160, 600, LOREM * 8)
+    headings = [text for _, text in _headings(doc.tobytes())]
+    assert headings[:3] == ["Contents", "1 Introduction", "1.1 Scope"]
+    assert headings.count("2 Overview") == 1

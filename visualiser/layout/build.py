@@ -57,6 +57,7 @@ def build_layout(pages: list[PageRead]) -> Layout:
     for page in pages:
         builder.add_page(page)
     _authors_are_no_headings(builder.layout)
+    _contents_are_no_headings(builder.layout)
     dropped += builder.running
     if dropped:
         builder.layout.warnings.append(
@@ -95,6 +96,27 @@ def _authors_are_no_headings(layout: Layout) -> None:
     for n in headings[1:]:  # the first is the title
         if n < bylines[-1] or any(same_row(blocks[n].bbox, blocks[b].bbox) for b in bylines):
             blocks[n] = replace(blocks[n], kind="paragraph", level=0)
+
+
+def _contents_are_no_headings(layout: Layout) -> None:
+    """Under a "Contents" heading, the entries set in heading type (a book's chapters
+    in bold, without dot leaders) are entries, not headings, down to the next heading
+    at the contents' level or above: no chunk sits under "1 Introduction" of the
+    contents page."""
+    blocks = layout.blocks
+    level = 0  # the level of the contents heading being read, 0 outside one
+    for n, block in enumerate(blocks):
+        if block.kind != "heading":
+            continue
+        if level and block.level > level:
+            blocks[n] = replace(block, kind="paragraph", level=0)
+            continue
+        level = block.level if _CONTENTS.fullmatch(layout.block_text(block).strip()) else 0
+
+
+_CONTENTS = re.compile(r"(table of )?contents|inhalt(sverzeichnis)?|sommaire|table des "
+                       r"mati[eè]res|[íi]ndice( general)?|inhoud(sopgave)?|目次|目录",
+                       re.IGNORECASE)
 
 
 # where a paper's body starts: its abstract, introduction or first numbered section
