@@ -100,18 +100,28 @@ def _authors_are_no_headings(layout: Layout) -> None:
 
 def _contents_are_no_headings(layout: Layout) -> None:
     """Under a "Contents" heading, the entries set in heading type (a book's chapters
-    in bold, without dot leaders) are entries, not headings, down to the next heading
-    at the contents' level or above: no chunk sits under "1 Introduction" of the
-    contents page."""
+    in bold, without dot leaders) are entries, not headings: no chunk sits under
+    "1 Introduction" of the contents page. The contents end at the next heading at
+    their level or above, or at one that prose follows (the first chapter)."""
     blocks = layout.blocks
     level = 0  # the level of the contents heading being read, 0 outside one
     for n, block in enumerate(blocks):
         if block.kind != "heading":
             continue
-        if level and block.level > level:
+        if level and block.level > level and not _prose_after(layout, n):
             blocks[n] = replace(block, kind="paragraph", level=0)
             continue
         level = block.level if _CONTENTS.fullmatch(layout.block_text(block).strip()) else 0
+
+
+def _prose_after(layout: Layout, n: int) -> bool:
+    """Is the block after heading `n` a paragraph of running text?"""
+    after = layout.blocks[n + 1] if n + 1 < len(layout.blocks) else None
+    return (after is not None and after.kind == "paragraph"
+            and len(layout.block_text(after).split()) >= PROSE_WORDS)
+
+
+PROSE_WORDS = 12  # a contents entry, with its page number, is shorter
 
 
 _CONTENTS = re.compile(r"(table of )?contents|inhalt(sverzeichnis)?|sommaire|table des "
