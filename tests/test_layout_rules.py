@@ -1004,3 +1004,12 @@ def test_a_contents_pages_bold_entries_are_not_headings():
     headings = [text for _, text in _headings(doc.tobytes())]
     assert headings[:3] == ["Contents", "1 Introduction", "1.1 Scope"]
     assert headings.count("2 Overview") == 1
+
+
+def test_a_title_set_over_wide_spaced_lines_is_one_heading():
+    """A cover sets its title large over three lines spaced wide apart: one heading."""
+    def draw(page):
+        for n, word in enumerate(("Docket", "Reference", "Manual")):
+            page.insert_text((150, 200 + 60 * n), word, fontsize=40, fontname="hebo")
+        _column(page, 72, 520, 420, 700, LOREM * 6)
+    assert [text for _, text in _headings(_pdf(draw))] == ["Docket Reference Manual"]

@@ -321,11 +321,13 @@ class _Builder:
         before = blocks[-1] if blocks else None
         if (kind == "heading" and before is not None and before.page == self.page
                 and before.kind not in ("table", "image")
-                and len(before.line_ids) == 1
-                and (is_section_number(text := self.layout.block_text(before))
-                     or is_division_label(text))):
+                and ((len(before.line_ids) == 1
+                      and (is_section_number(text := self.layout.block_text(before))
+                           or is_division_label(text)))
+                     or self._title_goes_on(before, level, line_ids))):
             # "5.1" set apart from its title: one heading "5.1 Results"; "Chapter 2"
-            # over its title: one heading "Chapter 2 Limited Market"
+            # over its title: one heading "Chapter 2 Limited Market"; a title set in
+            # wide-spaced lines ("LuaTeX" / "Reference" / "Manual") is one title
             blocks.pop()
             self.footnotes.discard(before.id)
             line_ids[:0] = before.line_ids
@@ -347,6 +349,18 @@ class _Builder:
             self.footnotes.add(block.id)
         blocks.append(block)
         line_ids.clear()
+
+    def _title_goes_on(self, before: Block, level: int, line_ids: list[int]) -> bool:
+        """Is a level-1 heading of a few words, right under the level-1 heading
+        `before` (less than three of its lines apart, nothing between, overlapping it
+        across), the next line of one title set with wide spacing?"""
+        if before.kind != "heading" or before.level != 1 or level != 1:
+            return False
+        first = self.layout.lines[line_ids[0]].bbox
+        above = self.layout.lines[before.line_ids[-1]].bbox
+        words = sum(len(self.layout.lines[i].word_ids) for i in (*before.line_ids, *line_ids))
+        return (words <= MAX_TITLE_WORDS and 0 <= first[1] - above[3] < 3 * (above[3] - above[1])
+                and first[0] < above[2] and above[0] < first[2])
 
     def _carried(self, box: BBox, lines: list[RawLine], first_line: int, *,
                  floats: bool) -> int | None:
@@ -504,6 +518,7 @@ def _usual_left(items: list[Item]) -> float | None:
     return float(min(shared)) if shared else None
 
 
+MAX_TITLE_WORDS = 12  # a title set over several wide-spaced lines, at most
 INDENT_EMS = (0.6, 5.0)  # a paragraph's first line is indented by this much (1-3 em usually)
 _SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "؟", "۔")
 
