@@ -1010,6 +1010,6 @@ def test_a_title_set_over_wide_spaced_lines_is_one_heading():
     """A cover sets its title large over three lines spaced wide apart: one heading."""
     def draw(page):
         for n, word in enumerate(("Docket", "Reference", "Manual")):
-            page.insert_text((150, 200 + 60 * n), word, fontsize=40, fontname="hebo")
+            page.insert_text((150, 160 + 90 * n), word, fontsize=40, fontname="hebo")
         _column(page, 72, 520, 420, 700, LOREM * 6)
     assert [text for _, text in _headings(_pdf(draw))] == ["Docket Reference Manual"]
