@@ -152,6 +152,8 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
 _TESTIMONY = frozenset({"Q.", "A."})
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
+# what a sentence (or a run-in label, "Note:") ends with, in the scripts we read
+_SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "！", "？", "؟", "۔")
 
 # `Word(*fields)` without the Python-level `__new__` of a named tuple: the hot loop
 _new_tuple = tuple.__new__
@@ -422,7 +424,7 @@ class _Builder:
         `before` across a column or page break (no full stop, then lower case)?"""
         last = self.layout.words[self.layout.lines[before.line_ids[-1]].word_ids[-1]].text
         first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
-        if last.endswith((".", "!", "?", ":", "\"", "”", ")", "؟", "۔", "。", "！", "？")):
+        if last.endswith(_SENTENCE_END + (")",)):
             return False
         return _lower_or_caseless(first[:1]) or last.endswith("-")
 
@@ -520,7 +522,6 @@ def _usual_left(items: list[Item]) -> float | None:
 
 MAX_TITLE_WORDS = 12  # a title set over several wide-spaced lines, at most
 INDENT_EMS = (0.6, 5.0)  # a paragraph's first line is indented by this much (1-3 em usually)
-_SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "؟", "۔")
 
 
 def _next_line(items: list[Item], index: int) -> RawLine | None:

@@ -80,9 +80,8 @@ class DocumentStyle:
         # In a long document the sizes of its cover and title page, used there only,
         # are one level: the title's. Else a book's cover and title page take two of
         # the four levels and push its chapters and sections together.
-        front = [s for s in bigger if count >= FRONT_MATTER_DOCUMENT
-                 and last_page[s] <= FRONT_MATTER_PAGES] if bigger else []
-        if front and front[0] == bigger[0]:
+        front = [s for s in bigger if last_page[s] <= FRONT_MATTER_PAGES]
+        if count >= FRONT_MATTER_DOCUMENT and front and front[0] == bigger[0]:
             rest = [s for s in bigger if s not in front]
             levels = {s: 1 for s in front} | {s: min(n, 4) for n, s in enumerate(rest, start=2)}
         else:

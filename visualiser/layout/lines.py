@@ -121,19 +121,18 @@ def drop_section_marks(pages: list[PageRead]) -> int:
     marks: list[tuple[PageRead, Item]] = []
     for page in pages:
         height = page.height if page.rotation % 180 == 0 else page.width
-        lines = [i for i in page.items if i.line is not None and i.line.horizontal]
-        body = [i for i in lines if i.bbox[3] >= height * RUNNING_MARGIN]
-        for item in body:
-            if item.line is not None:
-                text = numbers_aside(item.line.text)
-                seen[text] = max(seen.get(text, 0.0), item.line.size)
-        if not lines or not body:
+        lines = [(i, i.line) for i in page.items if i.line is not None and i.line.horizontal]
+        body = [(i, line) for i, line in lines if i.bbox[3] >= height * RUNNING_MARGIN]
+        for _, line in body:
+            text = numbers_aside(line.text)
+            seen[text] = max(seen.get(text, 0.0), line.size)
+        if not body:
             continue
-        top = min(lines, key=lambda i: i.bbox[1])
-        below = min(i.bbox[1] for i in body)
-        if (top.line is not None and top.bbox[3] < height * RUNNING_MARGIN and top.role is None
+        top, line = min(lines, key=lambda pair: pair[0].bbox[1])
+        below = min(i.bbox[1] for i, _ in body)
+        if (top.bbox[3] < height * RUNNING_MARGIN and top.role is None
                 and below - top.bbox[3] > top.bbox[3] - top.bbox[1]
-                and seen.get(numbers_aside(top.line.text), 0.0) > top.line.size + 0.5):
+                and seen.get(numbers_aside(line.text), 0.0) > line.size + 0.5):
             marks.append((page, top))
     if len(marks) < 2:
         return 0
