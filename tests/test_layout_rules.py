@@ -1013,3 +1013,20 @@ def test_a_title_set_over_wide_spaced_lines_is_one_heading():
             page.insert_text((150, 160 + 90 * n), word, fontsize=40, fontname="hebo")
         _column(page, 72, 520, 420, 700, LOREM * 6)
     assert [text for _, text in _headings(_pdf(draw))] == ["Docket Reference Manual"]
+
+
+def test_a_paragraph_goes_on_past_a_caption_at_the_foot_of_the_page_before():
+    """A figure set at the foot of page 1, its caption under it, the paragraph above it
+    broken mid-sentence and carried on at the top of page 2: one paragraph, the
+    caption after it. A paragraph that merely opens with "Table 4 shows" is no
+    caption when it breaks mid-sentence."""
+    doc = pymupdf.open()
+    first = doc.new_page(width=612, height=792)
+    _column(first, 72, 540, 72, 500, "Table 4 shows " + LOREM * 7 + "and the clerk shall enter")
+    _picture(first, pymupdf.Rect(150, 560, 450, 700))
+    first.insert_text((150, 720), "Figure 2: The yard at night.", fontsize=9)
+    second = doc.new_page(width=612, height=792)
+    _column(second, 72, 540, 72, 300, "the date on which each application was received. " + LOREM)
+    text = " ".join(process_pdf(doc.tobytes(), "caption.pdf").source.text.split())
+    assert "shall enter the date on which each application" in text
+    assert text.index("Figure 2: The yard") > text.index("each application was received")

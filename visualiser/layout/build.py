@@ -402,11 +402,23 @@ class _Builder:
             return "footnote" if block.page != self.page or box[1] < block.bbox[1] else None
         if block.page < self.page - 1:
             return None
-        first = self.raw.get(block.line_ids[0]) if block.line_ids else None
         if block.kind in ("table", "image") or (
-                block.kind == "paragraph" and first is not None and CAPTION.match(first.text)):
+                block.kind == "paragraph" and self._closed(block)
+                and CAPTION.match(self._first_line_text(block))):
             return "float"
         return None
+
+    def _first_line_text(self, block: Block) -> str:
+        """The text of a block's first line, from the layout (a page's raw lines are
+        gone once it is built, and a caption may stand on the page before)."""
+        line = self.layout.lines[block.line_ids[0]]
+        return " ".join(self.layout.words[w].text for w in line.word_ids)
+
+    def _closed(self, block: Block) -> bool:
+        """Does `block` end a sentence? A caption does; a paragraph that opens with
+        "Table 4 summarizes …" and breaks mid-sentence is the one carried on."""
+        last = self.layout.words[self.layout.lines[block.line_ids[-1]].word_ids[-1]].text
+        return last.endswith(_SENTENCE_END + (")",))
 
     def _footnote(self, lines: list[RawLine], first_line: int, box: BBox) -> bool:
         """A paragraph in small print in the lower half of its page that starts with a
@@ -422,10 +434,10 @@ class _Builder:
     def _continues_text(self, before: Block, first_line: int) -> bool:
         """Does a paragraph that starts with `first_line` carry on the paragraph
         `before` across a column or page break (no full stop, then lower case)?"""
+        if self._closed(before):
+            return False
         last = self.layout.words[self.layout.lines[before.line_ids[-1]].word_ids[-1]].text
         first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
-        if last.endswith(_SENTENCE_END + (")",)):
-            return False
         return _lower_or_caseless(first[:1]) or last.endswith("-")
 
     def _add_image(self, item: Item) -> None:
