@@ -1030,3 +1030,49 @@ def test_a_paragraph_goes_on_past_a_caption_at_the_foot_of_the_page_before():
     text = " ".join(process_pdf(doc.tobytes(), "caption.pdf").source.text.split())
     assert "shall enter the date on which each application" in text
     assert text.index("Figure 2: The yard") > text.index("each application was received")
+
+
+def test_a_word_hyphenated_at_a_column_foot_goes_on_past_footnotes_and_a_chart():
+    """The left column ends "… when training with mul-" over two footnotes in small
+    print; the right column opens with a chart drawn in lines (its axis numbers and
+    legend are text, smaller than the body) and its caption, then "tiple datasets".
+    One paragraph "… with multiple datasets …"; the footnotes are not part of "mul-",
+    and the chart's labels and caption come after the paragraph, not inside it."""
+    def draw(page):
+        _column(page, 40, 290, 60, 640, LOREM * 10 + "when training with mul-", size=11)
+        page.insert_text((40, 700), "8", fontsize=6)
+        page.insert_text((44, 704), "Squares are counted once per office and year.", fontsize=9)
+        page.insert_text((40, 716), "9", fontsize=6)
+        page.insert_text((44, 720), "Lucene defaults were kept for every run.", fontsize=9)
+        page.draw_rect(pymupdf.Rect(340, 70, 560, 200), width=0.5)
+        page.draw_polyline([(345, 190), (400, 150), (470, 120), (555, 80)], width=0.8)
+        for n, x in enumerate((345, 400, 455, 510)):
+            page.insert_text((x, 212), str(20 * (n + 1)), fontsize=6)
+        for n, y in enumerate((195, 160, 125, 90)):
+            page.insert_text((324, y), str(40 + 10 * n), fontsize=6)
+        page.insert_text((480, 180), "# Train: 1k", fontsize=6)
+        page.insert_text((480, 188), "# Train: all", fontsize=6)
+        page.insert_text((320, 234), "Figure 1: Accuracy by the number of examples.",
+                         fontsize=10)
+        _column(page, 320, 570, 250, 700, "tiple datasets, the smallest of them gains "
+                "most. " + LOREM, size=11)
+    text = " ".join(process_pdf(_pdf(draw), "chart.pdf").source.text.split())
+    assert "when training with multiple datasets, the smallest of them gains most." in text
+    assert "mul-8" not in text and "mul- 8" not in text
+    assert text.index("Squares are counted") > text.index("gains most")
+    assert text.index("# Train: 1k") > text.index("gains most")
+    assert text.index("Figure 1: Accuracy") > text.index("gains most")
+
+
+def test_a_capitalised_figure_label_does_not_finish_a_hyphenated_word():
+    """"… a set of arti-" at a column foot, then a flow chart's first box label "Web
+    Crawling" atop the next column: the label is not the rest of "arti-"."""
+    def draw(page):
+        _column(page, 40, 290, 60, 700, LOREM * 12 + "to find a set of arti-", size=11)
+        page.insert_text((400, 80), "Web Crawling", fontsize=6)
+        page.insert_text((400, 140), "Basic Clustering", fontsize=6)
+        page.insert_text((360, 170), "Figure 4: System overview.", fontsize=10)
+        _column(page, 320, 570, 190, 700, "cles that report the same news. " + LOREM, size=11)
+    text = " ".join(process_pdf(_pdf(draw), "flow.pdf").source.text.split())
+    assert "artiWeb" not in text and "arti-Web" not in text
+    assert "a set of articles that report the same news." in text

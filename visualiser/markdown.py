@@ -260,27 +260,22 @@ def _groups(layout: Layout) -> list[list[Block]]:
     """Blocks that become one markdown block, in writing order: consecutive list items
     form one list, consecutive code blocks one listing; a table continued across a
     page break joins the table it continues, a paragraph the paragraph it carries on,
-    and footnotes read between the two parts are written after the whole paragraph."""
+    and footnotes and floats read between the two parts are written after the whole
+    paragraph (grouped among themselves the same way)."""
     # the paragraph carried on past footnotes → the block that carries it on
     carried = {b.id - b.continues: b.id for b in layout.blocks if b.continues > 1}
     groups: list[list[Block]] = []
-    held: list[list[Block]] = []  # footnotes waiting for their paragraph to end
+    held: list[list[Block]] = []  # blocks waiting for their paragraph to end
     for block in layout.blocks:
         group = groups[-1] if groups else None
         if group is not None and block.id < carried.get(group[-1].id, -1):
-            held.append([block])  # between the two parts of the paragraph `group`
+            # between the two parts of the paragraph `group`
+            if held and _joins(held[-1][-1], block):
+                held[-1].append(block)
+            else:
+                held.append([block])
             continue
-        joins = group is not None and (
-            (block.kind == "list_item" and group[-1].kind == "list_item")
-            or (block.kind == "table" and block.table is not None and block.table.continued
-                and group[-1].kind == "table")
-            or (block.kind == "paragraph" and block.continues > 0
-                and group[-1].id == block.id - block.continues
-                and group[-1].kind == "paragraph")
-            # a listing's blank lines cut it into blocks: one listing again
-            or (block.kind == "code" and group[-1].kind == "code")
-        )
-        if joins and group is not None:
+        if group is not None and _joins(group[-1], block):
             group.append(block)
             continue
         groups.extend(held)
@@ -288,6 +283,17 @@ def _groups(layout: Layout) -> list[list[Block]]:
         groups.append([block])
     groups.extend(held)
     return groups
+
+
+def _joins(last: Block, block: Block) -> bool:
+    """Does `block` go on the markdown block that `last` ends?"""
+    return ((block.kind == "list_item" and last.kind == "list_item")
+            or (block.kind == "table" and block.table is not None and block.table.continued
+                and last.kind == "table")
+            or (block.kind == "paragraph" and block.continues > 0
+                and last.id == block.id - block.continues and last.kind == "paragraph")
+            # a listing's blank lines cut it into blocks: one listing again
+            or (block.kind == "code" and last.kind == "code"))
 
 
 def _write_code(out: _Writer, layout: Layout, group: list[Block]) -> None:

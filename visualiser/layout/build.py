@@ -339,15 +339,18 @@ class _Builder:
         # paragraph before the footnotes at the foot of that column or page, and
         # before a table or figure placed at the break.
         target = None
+        footnote = kind == "paragraph" and self._footnote(lines, line_ids[0], box)
         if kind == "paragraph":
             target = self._carried(box, lines, line_ids[0], floats=True)
             if target is None:
                 target = self._carried(box, lines, line_ids[0], floats=False)
+        if footnote and target is not None and blocks[target].id not in self.footnotes:
+            target = None  # a footnote under "… with mul-" is no part of that word
         block = Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
                       continues=len(blocks) - target if target is not None else 0)
         if kind == "paragraph" and lines:
             self.last_size[block.id] = size_class(lines[-1].size)
-        if kind == "paragraph" and self._footnote(lines, line_ids[0], box):
+        if footnote:
             self.footnotes.add(block.id)
         blocks.append(block)
         line_ids.clear()
@@ -372,10 +375,13 @@ class _Builder:
         blocks = self.layout.blocks
         target = len(blocks) - 1
         passed_float = False
-        while target > 0 and (between := self._at_break(blocks[target], box)):
+        caption: Block | None = None  # the figure caption last passed, if any
+        while target > 0 and (between := self._at_break(blocks[target], box, caption)):
             if between == "float" and not floats:
                 break
             passed_float = passed_float or between == "float"
+            if between == "float" and blocks[target].kind == "paragraph":
+                caption = blocks[target] if self._is_caption(blocks[target]) else caption
             target -= 1
         if target < 0:
             return None
@@ -394,19 +400,35 @@ class _Builder:
             return None
         return target
 
-    def _at_break(self, block: Block, box: BBox) -> str | None:
+    def _at_break(self, block: Block, box: BBox, caption: Block | None = None) -> str | None:
         """Can `block` stand between a paragraph and its continuation (at `box`)?
-        "footnote": one at the foot of a column or page; "float": a table, a picture
-        or a caption placed where the text breaks, on this page or the one before."""
+        "footnote": one at the foot of a column or page; "float": a table, a picture,
+        a caption or the labels of the figure over `caption`, placed where the text
+        breaks, on this page or the one before."""
         if block.id in self.footnotes:
             return "footnote" if block.page != self.page or box[1] < block.bbox[1] else None
         if block.page < self.page - 1:
             return None
-        if block.kind in ("table", "image") or (
-                block.kind == "paragraph" and self._closed(block)
-                and CAPTION.match(self._first_line_text(block))):
+        if (block.kind in ("table", "image") or self._is_caption(block)
+                or (caption is not None and self._labels(block, caption, box))):
             return "float"
         return None
+
+    def _is_caption(self, block: Block) -> bool:
+        return (block.kind == "paragraph" and self._closed(block)
+                and bool(CAPTION.match(self._first_line_text(block))))
+
+    def _labels(self, block: Block, caption: Block, box: BBox) -> bool:
+        """Is `block` text drawn in the figure over `caption` (an axis's numbers, a
+        legend): above it, within its column (its width or that of the text carried
+        on below it, at `box`), in smaller print than the body text?
+        A chart drawn in lines keeps its labels as text, not as a picture."""
+        if block.kind != "paragraph" or block.page != caption.page:
+            return False
+        left, right = min(caption.bbox[0], box[0]), max(caption.bbox[2], box[2])
+        return (block.bbox[3] <= caption.bbox[1] + 1.0
+                and block.bbox[0] >= left - 5.0 and block.bbox[2] <= right + 5.0
+                and self.last_size.get(block.id, self.style.body) < self.style.body - 0.5)
 
     def _first_line_text(self, block: Block) -> str:
         """The text of a block's first line, from the layout (a page's raw lines are
@@ -438,7 +460,10 @@ class _Builder:
             return False
         last = self.layout.words[self.layout.lines[before.line_ids[-1]].word_ids[-1]].text
         first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
-        return _lower_or_caseless(first[:1]) or last.endswith("-")
+        # "arti-" goes on in "cles", not in a figure's "Web Crawling"; after a dash
+        # of its own ("Chapter 1 -" / "Anders") the sentence goes on whatever the case
+        return (_lower_or_caseless(first[:1]) or last == "-"
+                or (last.endswith("-") and not first[:1].isupper()))
 
     def _add_image(self, item: Item) -> None:
         """A picture: a block with a box and no words (nothing of it is embedded)."""
