@@ -1076,3 +1076,25 @@ def test_a_capitalised_figure_label_does_not_finish_a_hyphenated_word():
     text = " ".join(process_pdf(_pdf(draw), "flow.pdf").source.text.split())
     assert "artiWeb" not in text and "arti-Web" not in text
     assert "a set of articles that report the same news." in text
+
+
+def test_a_last_line_of_one_word_in_capitals_ends_its_sentence():
+    """"… In Proceedings of the Conference on Artificial Intelligence" / "(AAAI-96).":
+    a word in capitals ending the sentence is the paragraph's last line, not a
+    heading over the next one; a line in capitals with no full stop still heads."""
+    def draw(page):
+        page.insert_text((72, 80), "Ellen Riloff. 1996. Automatically generating extraction "
+                         "patterns from", fontsize=10)
+        page.insert_text((72, 92), "text. In Proceedings of the Conference on Artificial "
+                         "Intelligence", fontsize=10)
+        page.insert_text((72, 104), "(AAAI-96).", fontsize=10)
+        page.insert_text((72, 116), "Sergey Brin. 1998. Extracting patterns and relations from "
+                         "the web.", fontsize=10)
+        page.insert_text((72, 128), "the committee shall meet as the rules below say", fontsize=10)
+        page.insert_text((72, 140), "GENERAL PROVISIONS", fontsize=10)
+        page.insert_text((72, 152), "The docket is public.", fontsize=10)
+    source = process_pdf(_pdf(draw), "caps.pdf").source
+    paragraphs = [source.text[b.start:b.end] for b in source.blocks]
+    assert any(p.endswith("Artificial Intelligence (AAAI-96).") for p in paragraphs)
+    assert not any(p.startswith("(AAAI-96)") for p in paragraphs)
+    assert not any("say GENERAL" in p for p in paragraphs)

@@ -605,6 +605,14 @@ def _ends_sentence(line: RawLine) -> bool:
     return last.endswith(_SENTENCE_END)
 
 
+def _ends_in_capitals(previous: RawLine, line: RawLine) -> bool:
+    """Is `line` a last line of a word or two in capitals that ends the sentence
+    `previous` broke off ("… after replacing TAPAS with" / "TABLEFORMER.")?"""
+    last = previous.words[-1][1]
+    return (len(line.words) <= 2 and line.text.endswith(".") and last[-1:].islower()
+            and not looks_like_heading(previous.text))
+
+
 def _continues(previous: RawLine, line: RawLine, line_gap: float, opening: bool = False,
                margin: float | None = None) -> bool:
     """Is `line` the next line of the same paragraph (or list item, heading, code)?
@@ -614,7 +622,8 @@ def _continues(previous: RawLine, line: RawLine, line_gap: float, opening: bool 
     from it and no space above it."""
     if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
-    if looks_like_heading(previous.text) != looks_like_heading(line.text):
+    if (looks_like_heading(previous.text) != looks_like_heading(line.text)
+            and not _ends_in_capitals(previous, line)):
         return False  # "TITLE II" or "GENERAL PROVISIONS" over its first paragraph
     if (margin is not None and line.bbox[0] - margin > 1.2 * line.size
             and previous.text.endswith((".", "?", "!", ":", "\"", "”"))):
