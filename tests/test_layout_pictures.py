@@ -1,7 +1,9 @@
-"""The cheap gate before `get_image_info` (`pages.may_show_pictures`): it may say a
-page has pictures when it has none (that costs time), never the other way round (that
-loses a picture). Checked on made pages of each kind, and on every page of the corpus
-(`../shared/corpus/` or `VISUALISER_CORPUS`; skipped, saying so, where it is absent).
+"""The cheap gates before `get_image_info` (`pages.may_show_pictures`) and
+`get_cdrawings` (`pages.may_draw`): each may say a page has pictures or drawings when it
+has none (that costs time), never the other way round (that loses a picture, or a
+table's rules). Checked on made pages of each kind, on every page of the corpus
+(`../shared/corpus/` or `VISUALISER_CORPUS`; skipped, saying so, where it is absent)
+and on the samples.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from visualiser.layout.pages import may_show_pictures
+from visualiser.layout.pages import _Contents, may_draw, may_show_pictures
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("VISUALISER_CORPUS", REPO.parent / "shared" / "corpus"))
@@ -81,3 +83,52 @@ def test_no_picture_of_the_corpus_is_lost() -> None:
     assert skipped > pages / 2  # the gate pays: most corpus pages have no picture
 
 
+
+
+def _drawn(kind: str) -> pymupdf.Page:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Some words on the page, (S) and (f*) in strings")
+    if kind == "line":
+        page.draw_line((72, 100), (300, 100), width=0.5)
+    elif kind == "filled":
+        page.draw_rect(pymupdf.Rect(72, 120, 200, 160), color=None, fill=(0.9, 0.9, 0.9))
+    elif kind == "form":  # the drawing lives in a form XObject the page runs ("Do")
+        source = pymupdf.open()
+        source.new_page().draw_rect(pymupdf.Rect(10, 10, 100, 100), width=1)
+        page.show_pdf_page(pymupdf.Rect(300, 300, 500, 500), source, 0)
+    elif kind == "annotation":
+        page.add_rect_annot(pymupdf.Rect(100, 100, 200, 200))
+    return page
+
+
+def test_a_page_of_words_only_skips_the_drawings_pass() -> None:
+    page = _drawn("text")
+    assert not page.get_cdrawings()
+    assert not may_draw(page, _Contents(page))
+
+
+@pytest.mark.parametrize("kind", ["line", "filled", "form", "annotation"])
+def test_a_page_that_draws_is_read_for_drawings(kind: str) -> None:
+    page = _drawn(kind)
+    assert page.get_cdrawings()
+    assert may_draw(page, _Contents(page))
+
+
+@pytest.mark.parametrize("where", ["corpus", "samples"])
+def test_no_drawing_of_the_corpus_or_the_samples_is_lost(where: str) -> None:
+    files = sorted((CORPUS if where == "corpus" else REPO / "sample_pdfs").glob("*.pdf"))
+    if not files:
+        pytest.skip(f"no corpus at {CORPUS} (set VISUALISER_CORPUS to the corpus)")
+    lost, skipped, pages = [], 0, 0
+    for path in files:
+        with pymupdf.open(path) as doc:
+            for page in doc:
+                pages += 1
+                gate = may_draw(page, _Contents(page))
+                skipped += not gate
+                if not gate and page.get_cdrawings():
+                    lost.append(f"{path.name} page {page.number + 1}")
+    assert not lost, f"drawings the gate would lose: {lost}"
+    if where == "corpus":
+        assert skipped > pages / 2  # most pages (the rulebook's) draw nothing

@@ -51,6 +51,9 @@ TEXT_FLAGS = (
     | pymupdf.TEXT_PRESERVE_WHITESPACE
     | pymupdf.TEXT_MEDIABOX_CLIP
 )  # no dehyphenation: a word must spell what the page shows
+# An operator that paints a path or a shading, or runs an XObject (a form may draw),
+# as a token of its own in a content stream: "S", "f*", "b", "sh", "Do".
+_PAINTS = re.compile(rb"[\s\])>}](?:[SsfFBb]\*?|sh|Do)[\s\[(</%{]")
 PARALLEL_FROM_PAGES = 48  # below this, starting worker processes costs more than it saves
 _BATCH = 24
 
@@ -137,13 +140,16 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
-    paths = [] if mostly_vertical else page.get_cdrawings()  # read once: tables, figures
+    contents = _Contents(page)
+    # read once, for tables and figures
+    paths = page.get_cdrawings() if not mostly_vertical and may_draw(page, contents) else []
     items = [] if mostly_vertical else find_tables(page, textpage, words, paths)
     table_boxes = [item.bbox for item in items]
     lines = _outside(lines, table_boxes)
     vertical_lines = _outside(vertical_lines, table_boxes)
     items.extend(Item("line", line.bbox, line=line) for line in lines)
-    pictures = [box for info in (page.get_image_info() if may_show_pictures(page) else ())
+    pictures = [box for info in (page.get_image_info() if may_show_pictures(page, contents)
+                                 else ())
                 if (box := tuple(info["bbox"]))[2] - box[0] > 8 and box[3] - box[1] > 8]
     _mark_labels(items, pictures)
     items.extend(Item("image", box) for box in pictures)  # no hairline decorations
@@ -161,7 +167,31 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     return _page_read(page, _in_order(items + vertical, text_width, figures))
 
 
-def may_show_pictures(page: pymupdf.Page) -> bool:
+class _Contents:
+    """A page's content stream, read once and only if asked for."""
+
+    def __init__(self, page: pymupdf.Page) -> None:
+        self.page = page
+        self.data: bytes | None = None
+
+    def __call__(self) -> bytes:
+        if self.data is None:
+            self.data = b"\n" + self.page.read_contents() + b"\n"
+        return self.data
+
+
+def may_draw(page: pymupdf.Page, contents: _Contents) -> bool:
+    """Can `page` draw a line or a shape? False only when its content stream paints
+    no path or shading and runs no XObject, and it has no annotation or form field
+    (their appearances are run too). `get_cdrawings` interprets the whole page, text
+    included, and most pages of a long document draw nothing (37 of the rulebook's
+    619). A false hit (an "S" inside a string) costs only time."""
+    if page.first_annot is not None or page.first_widget is not None:
+        return True
+    return _PAINTS.search(contents()) is not None
+
+
+def may_show_pictures(page: pymupdf.Page, contents: _Contents | None = None) -> bool:
     """Can `page` draw a picture? False only when nothing it runs can hold one: no image
     or form XObject in its resources, no pattern (a tiling pattern may paint an image),
     no inline image operator in its content stream, no annotation or form field (their
@@ -177,7 +207,8 @@ def may_show_pictures(page: pymupdf.Page) -> bool:
         return True  # inherited
     if doc.xref_get_key(page.xref, "Resources/Pattern")[0] != "null":
         return True
-    return b"BI" in page.read_contents()  # an inline image; a false hit costs only time
+    # an inline image; a false hit costs only time
+    return b"BI" in (contents or _Contents(page))()
 
 
 def _page_read(page: pymupdf.Page, items: list[Item], warning: str | None = None) -> PageRead:
