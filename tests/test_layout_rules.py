@@ -1098,3 +1098,22 @@ def test_a_last_line_of_one_word_in_capitals_ends_its_sentence():
     assert any(p.endswith("Artificial Intelligence (AAAI-96).") for p in paragraphs)
     assert not any(p.startswith("(AAAI-96)") for p in paragraphs)
     assert not any("say GENERAL" in p for p in paragraphs)
+
+
+def test_a_paragraph_whose_last_line_is_set_small_goes_on_past_a_caption():
+    """The left column's paragraph ends in a line of small print (a formula's symbols,
+    "W V ∈ R d × d V to the corre-"); the right column opens with a figure's caption and
+    then "sponding representations": one paragraph. A paragraph's size is that of most
+    of its lines, not of its last."""
+    def draw(page):
+        words = (LOREM * 14).split()
+        for n in range(40):  # forty lines of body text, seven words each
+            page.insert_text((40, 80 + 14 * n), " ".join(words[7 * n:7 * n + 7]), fontsize=11)
+        page.insert_text((40, 80 + 14 * 40), "and W V in R d x d V mapped onto the corre-",
+                         fontsize=8.5)
+        page.insert_text((320, 70), "Figure 2: The input and its attention biases.", fontsize=10)
+        _column(page, 320, 570, 90, 700, "sponding representations Q, K and V. " + LOREM,
+                size=11)
+    text = " ".join(process_pdf(_pdf(draw), "small_last.pdf").source.text.split())
+    assert "mapped onto the corresponding representations Q, K and V." in text
+    assert text.index("Figure 2: The input") > text.index("representations Q, K")

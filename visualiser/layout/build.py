@@ -174,7 +174,9 @@ class _Builder:
         self.previous_table: Block | None = None  # the last block so far, if a table
         self.running = 0  # lines an engine marked as running heads and feet
         self.footnotes: set[int] = set()  # ids of the blocks that are footnotes
-        self.last_size: dict[int, float] = {}  # a paragraph's last line's size class
+        # a paragraph's size class, that of most of its lines (a last line may be all
+        # formula, set smaller)
+        self.sizes: dict[int, float] = {}
 
     def display(self, box: BBox) -> BBox:
         """A text-space box in displayed coordinates (the page's rotation applied)."""
@@ -349,7 +351,8 @@ class _Builder:
         block = Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
                       continues=len(blocks) - target if target is not None else 0)
         if kind == "paragraph" and lines:
-            self.last_size[block.id] = size_class(lines[-1].size)
+            sizes = Counter(size_class(line.size) for line in lines)
+            self.sizes[block.id] = sizes.most_common(1)[0][0]
         if footnote:
             self.footnotes.add(block.id)
         blocks.append(block)
@@ -396,7 +399,7 @@ class _Builder:
             return None
         # past footnotes or floats: set as that paragraph is, not a figure's text
         if not last and lines and abs(
-                size_class(lines[0].size) - self.last_size.get(before.id, 0.0)) > 0.5:
+                size_class(lines[0].size) - self.sizes.get(before.id, 0.0)) > 0.5:
             return None
         return target
 
@@ -428,7 +431,7 @@ class _Builder:
         left, right = min(caption.bbox[0], box[0]), max(caption.bbox[2], box[2])
         return (block.bbox[3] <= caption.bbox[1] + 1.0
                 and block.bbox[0] >= left - 5.0 and block.bbox[2] <= right + 5.0
-                and self.last_size.get(block.id, self.style.body) < self.style.body - 0.5)
+                and self.sizes.get(block.id, self.style.body) < self.style.body - 0.5)
 
     def _first_line_text(self, block: Block) -> str:
         """The text of a block's first line, from the layout (a page's raw lines are
