@@ -1117,3 +1117,24 @@ def test_a_paragraph_whose_last_line_is_set_small_goes_on_past_a_caption():
     text = " ".join(process_pdf(_pdf(draw), "small_last.pdf").source.text.split())
     assert "mapped onto the corresponding representations Q, K and V." in text
     assert text.index("Figure 2: The input") > text.index("representations Q, K")
+
+
+def test_a_paragraph_goes_on_past_a_listing_wider_than_its_caption():
+    """Page 1 ends "… a hurricane name from a"; page 2 opens with a figure that is a
+    listing in small print, wider than its centred caption and than the column below,
+    whose text goes on "person name. …".
+    One paragraph; the listing and its caption after it."""
+    doc = pymupdf.open()
+    first = doc.new_page(width=612, height=792)
+    _column(first, 72, 540, 72, 700, LOREM * 12 + "and the tagger kept a hurricane name from a")
+    second = doc.new_page(width=612, height=792)
+    for n, line in enumerate(("for each cluster pair (cA, cB) {", "    XA = cA.entities",
+                              "    for each entity mapping M over every pair of entities "
+                              "of the two clusters {",
+                              "        link cA and cB with mapping M } }")):
+        second.insert_text((80, 90 + 12 * n), line, fontsize=9)
+    second.insert_text((250, 160), "Figure 6: Similarity.", fontsize=10)
+    _column(second, 72, 290, 190, 500, "person name. The second table is shown. " + LOREM)
+    text = " ".join(process_pdf(doc.tobytes(), "listing.pdf").source.text.split())
+    assert "a hurricane name from a person name. The second table" in text
+    assert text.index("Figure 6: Similarity") > text.index("The second table")

@@ -423,14 +423,15 @@ class _Builder:
 
     def _labels(self, block: Block, caption: Block, box: BBox) -> bool:
         """Is `block` text drawn in the figure over `caption` (an axis's numbers, a
-        legend): above it, within its column (its width or that of the text carried
-        on below it, at `box`), in smaller print than the body text?
+        legend, a listing): above it, across its column (its width or that of the text
+        carried on below it, at `box`; a figure may be wider than its caption), in
+        smaller print than the body text?
         A chart drawn in lines keeps its labels as text, not as a picture."""
         if block.kind != "paragraph" or block.page != caption.page:
             return False
         left, right = min(caption.bbox[0], box[0]), max(caption.bbox[2], box[2])
         return (block.bbox[3] <= caption.bbox[1] + 1.0
-                and block.bbox[0] >= left - 5.0 and block.bbox[2] <= right + 5.0
+                and block.bbox[0] < right and block.bbox[2] > left
                 and self.sizes.get(block.id, self.style.body) < self.style.body - 0.5)
 
     def _first_line_text(self, block: Block) -> str:
