@@ -287,6 +287,33 @@ def test_a_table_ruled_only_across_with_three_columns_is_a_table(column_rules):
     assert _cells_text(table) == _ACROSS
 
 
+def test_group_labels_between_rows_leave_a_table_ruled_across_a_table():
+    """Rows grouped under a label set between them ("DP" halfway between its "NLL" and
+    "Triplet" rows) and a header of two lines, the second set as one run of words
+X: each label row is one short
+    segment, and the slabs are still one table, header included."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_textbox(pymupdf.Rect(72, 80, 290, 700), "the committee shall review "
+                        "every application and publish its reasons " * 12, fontsize=10)
+    for y in (187, 252, 285):
+        page.draw_line((309, y), (524, y), width=0.4)
+    cells = [(376.6, 213.2, "Top-1 Top-5 Top-20 Top-100")]  # one run: one segment
+    for top, group in ((232.3, "DP"), (264.8, "L2")):
+        cells.append((312.8, top + 6.8, group))
+        for dy, loss in ((0.0, "NLL"), (13.5, "Triplet")):
+            cells.append((338.9, top + dy, loss))
+            cells += [(x, top + dy, f"{40 + n}.{n}") for n, x in
+                      enumerate((380.0, 413.7, 450.2, 492.2))]
+    for x, y, text in cells:
+        page.insert_text((x, y), text, fontsize=8.2, fontname="tiro")
+    page.insert_text((307, 305), "Table 6: Retrieval accuracy by loss.", fontsize=8.2)
+    [table] = _tables(page)
+    text = " ".join(" ".join(row) for row in _cells_text(table))
+    for word in ("Top-100", "DP", "L2", "NLL", "Triplet", "43.3"):
+        assert word in text
+
+
 def test_rules_across_around_prose_or_single_lines_make_no_table():
     """A framed abstract, an algorithm box, a title between rules: no table."""
     doc = pymupdf.open()
@@ -357,10 +384,11 @@ SAMPLES = {
 # demo3 p1 included); prose is never a table. The rules across add what whitespace
 # alone missed: tables of three or four columns (multi-column p12, demo3 p6's second),
 # header rows over the columns (multi-column p4, demo3 p6, p7), a table whose column
-# rules stop short of each rule across (multi-column p5, demo3 p8).
+# rules stop short of each rule across (multi-column p5, demo3 p8), group labels set
+# between their rows (multi-column p12's second, "DP" beside "NLL" and "Triplet").
 PAPERS = {
     "unstructured__multi-column.pdf": [(4, 6, 5), (5, 9, 12), (6, 7, 5), (8, 14, 7),
-                                       (12, 3, 5)],
+                                       (12, 3, 5), (12, 8, 5)],
     "mineru__demo3.pdf": [(1, 3, 2), (1, 4, 4), (5, 9, 6), (5, 4, 6), (6, 12, 10), (6, 11, 3),
                           (7, 5, 5), (8, 9, 5)],
 }

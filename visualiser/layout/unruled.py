@@ -363,7 +363,11 @@ def _framed(rows: list[_Row], words: list[Word], height: float
     rows of the usual number of cells or more: a header cell spanning columns, or a
     group label, crosses gutters and goes to the cell its middle is in)."""
     cells = [r for r in rows if len(r.segments) > 1]
-    if len(rows) < MIN_FRAMED_ROWS or len(cells) < 2 or len(cells) < 2 * len(rows) / 3:
+    # a group's label set between its rows ("DP" beside its "NLL" and "Triplet" rows)
+    # is a row of one short segment; it does not make the slab less of a table
+    labels = [r for r in rows if len(r.segments) == 1 and len(r.segments[0].words) <= 2]
+    if (len(rows) < MIN_FRAMED_ROWS or len(cells) < 2
+            or len(cells) < 2 * (len(rows) - len(labels)) / 3):
         return []
     usual = median(len(r.segments) for r in cells)
     body = [r for r in cells if len(r.segments) >= usual]
