@@ -9,12 +9,13 @@ and on the samples.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pymupdf
 import pytest
 
-from visualiser.layout.pages import _Contents, may_draw, may_show_pictures
+from visualiser.layout.pages import may_draw, may_show_pictures
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("VISUALISER_CORPUS", REPO.parent / "shared" / "corpus"))
@@ -66,23 +67,29 @@ def test_a_page_that_can_draw_a_picture_is_read_for_pictures(kind: str) -> None:
         assert _pictures(page)
 
 
-def test_no_picture_of_the_corpus_is_lost() -> None:
-    files = sorted(CORPUS.glob("*.pdf"))
-    if not files:
-        pytest.skip(f"no corpus at {CORPUS} (set VISUALISER_CORPUS to the corpus)")
+def _gate_losses(files: list[Path], gate: Callable[[pymupdf.Page], bool],
+                 finds: Callable[[pymupdf.Page], object]) -> tuple[list[str], int, int]:
+    """Run `gate` on every page of `files`: the pages it would skip though `finds`
+    finds something there, how many pages it skips, and how many pages there are."""
     lost, skipped, pages = [], 0, 0
     for path in files:
         with pymupdf.open(path) as doc:
             for page in doc:
                 pages += 1
-                gate = may_show_pictures(page)
-                skipped += not gate
-                if not gate and _pictures(page):
+                passed = gate(page)
+                skipped += not passed
+                if not passed and finds(page):
                     lost.append(f"{path.name} page {page.number + 1}")
+    return lost, skipped, pages
+
+
+def test_no_picture_of_the_corpus_is_lost() -> None:
+    files = sorted(CORPUS.glob("*.pdf"))
+    if not files:
+        pytest.skip(f"no corpus at {CORPUS} (set VISUALISER_CORPUS to the corpus)")
+    lost, skipped, pages = _gate_losses(files, may_show_pictures, _pictures)
     assert not lost, f"pictures the gate would lose: {lost}"
     assert skipped > pages / 2  # the gate pays: most corpus pages have no picture
-
-
 
 
 def _drawn(kind: str) -> pymupdf.Page:
@@ -105,30 +112,23 @@ def _drawn(kind: str) -> pymupdf.Page:
 def test_a_page_of_words_only_skips_the_drawings_pass() -> None:
     page = _drawn("text")
     assert not page.get_cdrawings()
-    assert not may_draw(page, _Contents(page))
+    assert not may_draw(page)
 
 
 @pytest.mark.parametrize("kind", ["line", "filled", "form", "annotation"])
 def test_a_page_that_draws_is_read_for_drawings(kind: str) -> None:
     page = _drawn(kind)
     assert page.get_cdrawings()
-    assert may_draw(page, _Contents(page))
+    assert may_draw(page)
 
 
 @pytest.mark.parametrize("where", ["corpus", "samples"])
 def test_no_drawing_of_the_corpus_or_the_samples_is_lost(where: str) -> None:
-    files = sorted((CORPUS if where == "corpus" else REPO / "sample_pdfs").glob("*.pdf"))
+    folder = CORPUS if where == "corpus" else REPO / "sample_pdfs"
+    files = sorted(folder.glob("*.pdf"))
     if not files:
-        pytest.skip(f"no corpus at {CORPUS} (set VISUALISER_CORPUS to the corpus)")
-    lost, skipped, pages = [], 0, 0
-    for path in files:
-        with pymupdf.open(path) as doc:
-            for page in doc:
-                pages += 1
-                gate = may_draw(page, _Contents(page))
-                skipped += not gate
-                if not gate and page.get_cdrawings():
-                    lost.append(f"{path.name} page {page.number + 1}")
+        pytest.skip(f"no PDFs at {folder} (set VISUALISER_CORPUS to the corpus)")
+    lost, skipped, pages = _gate_losses(files, may_draw, lambda page: page.get_cdrawings())
     assert not lost, f"drawings the gate would lose: {lost}"
     if where == "corpus":
         assert skipped > pages / 2  # most pages (the rulebook's) draw nothing

@@ -380,11 +380,11 @@ class _Builder:
         passed_float = False
         caption: Block | None = None  # the figure caption last passed, if any
         while target > 0 and (between := self._at_break(blocks[target], box, caption)):
-            if between == "float" and not floats:
+            if between != "footnote" and not floats:
                 break
-            passed_float = passed_float or between == "float"
-            if between == "float" and blocks[target].kind == "paragraph":
-                caption = blocks[target] if self._is_caption(blocks[target]) else caption
+            passed_float = passed_float or between != "footnote"
+            if between == "caption":
+                caption = blocks[target]
             target -= 1
         if target < 0:
             return None
@@ -405,21 +405,20 @@ class _Builder:
 
     def _at_break(self, block: Block, box: BBox, caption: Block | None = None) -> str | None:
         """Can `block` stand between a paragraph and its continuation (at `box`)?
-        "footnote": one at the foot of a column or page; "float": a table, a picture,
-        a caption or the labels of the figure over `caption`, placed where the text
-        breaks, on this page or the one before."""
+        "footnote": one at the foot of a column or page; "caption", or "float": a
+        table, a picture or the labels of the figure over `caption`, placed where the
+        text breaks, on this page or the one before."""
         if block.id in self.footnotes:
             return "footnote" if block.page != self.page or box[1] < block.bbox[1] else None
         if block.page < self.page - 1:
             return None
-        if (block.kind in ("table", "image") or self._is_caption(block)
-                or (caption is not None and self._labels(block, caption, box))):
+        if (block.kind == "paragraph" and self._closed(block)
+                and CAPTION.match(self.layout.line_text(block.line_ids[0]))):
+            return "caption"  # its first line: a caption may stand on the page before
+        if block.kind in ("table", "image") or (
+                caption is not None and self._labels(block, caption, box)):
             return "float"
         return None
-
-    def _is_caption(self, block: Block) -> bool:
-        return (block.kind == "paragraph" and self._closed(block)
-                and bool(CAPTION.match(self._first_line_text(block))))
 
     def _labels(self, block: Block, caption: Block, box: BBox) -> bool:
         """Is `block` text drawn in the figure over `caption` (an axis's numbers, a
@@ -434,17 +433,13 @@ class _Builder:
                 and block.bbox[0] < right and block.bbox[2] > left
                 and self.sizes.get(block.id, self.style.body) < self.style.body - 0.5)
 
-    def _first_line_text(self, block: Block) -> str:
-        """The text of a block's first line, from the layout (a page's raw lines are
-        gone once it is built, and a caption may stand on the page before)."""
-        line = self.layout.lines[block.line_ids[0]]
-        return " ".join(self.layout.words[w].text for w in line.word_ids)
-
     def _closed(self, block: Block) -> bool:
         """Does `block` end a sentence? A caption does; a paragraph that opens with
         "Table 4 summarizes …" and breaks mid-sentence is the one carried on."""
-        last = self.layout.words[self.layout.lines[block.line_ids[-1]].word_ids[-1]].text
-        return last.endswith(_SENTENCE_END + (")",))
+        return self._last_word(block).endswith(_SENTENCE_END + (")",))
+
+    def _last_word(self, block: Block) -> str:
+        return self.layout.words[self.layout.lines[block.line_ids[-1]].word_ids[-1]].text
 
     def _footnote(self, lines: list[RawLine], first_line: int, box: BBox) -> bool:
         """A paragraph in small print in the lower half of its page that starts with a
@@ -462,7 +457,7 @@ class _Builder:
         `before` across a column or page break (no full stop, then lower case)?"""
         if self._closed(before):
             return False
-        last = self.layout.words[self.layout.lines[before.line_ids[-1]].word_ids[-1]].text
+        last = self._last_word(before)
         first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
         # "arti-" goes on in "cles", not in a figure's "Web Crawling"; after a dash
         # of its own ("Chapter 1 -" / "Anders") the sentence goes on whatever the case

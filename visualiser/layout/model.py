@@ -85,3 +85,6 @@ class Layout:
 
     def block_text(self, block: Block) -> str:
         return " ".join(self.words[w].text for w in self.block_words(block))
+
+    def line_text(self, line_id: int) -> str:
+        return " ".join(self.words[w].text for w in self.lines[line_id].word_ids)

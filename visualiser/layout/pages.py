@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import cache
 from multiprocessing import get_context
 
 import pymupdf
@@ -140,8 +142,8 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
-    contents = _Contents(page)
-    # read once, for tables and figures
+    contents = cache(page.read_contents)  # the content stream, read once if at all
+    # the drawings, read once for tables and figures
     paths = page.get_cdrawings() if not mostly_vertical and may_draw(page, contents) else []
     items = [] if mostly_vertical else find_tables(page, textpage, words, paths)
     table_boxes = [item.bbox for item in items]
@@ -167,20 +169,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     return _page_read(page, _in_order(items + vertical, text_width, figures))
 
 
-class _Contents:
-    """A page's content stream, read once and only if asked for."""
-
-    def __init__(self, page: pymupdf.Page) -> None:
-        self.page = page
-        self.data: bytes | None = None
-
-    def __call__(self) -> bytes:
-        if self.data is None:
-            self.data = b"\n" + self.page.read_contents() + b"\n"
-        return self.data
-
-
-def may_draw(page: pymupdf.Page, contents: _Contents) -> bool:
+def may_draw(page: pymupdf.Page, contents: Callable[[], bytes] | None = None) -> bool:
     """Can `page` draw a line or a shape? False only when its content stream paints
     no path or shading and runs no XObject, and it has no annotation or form field
     (their appearances are run too). `get_cdrawings` interprets the whole page, text
@@ -188,10 +177,12 @@ def may_draw(page: pymupdf.Page, contents: _Contents) -> bool:
     619). A false hit (an "S" inside a string) costs only time."""
     if page.first_annot is not None or page.first_widget is not None:
         return True
-    return _PAINTS.search(contents()) is not None
+    # padded, so that an operator opening or closing the stream is a token too
+    return _PAINTS.search(b"\n" + (contents or page.read_contents)() + b"\n") is not None
 
 
-def may_show_pictures(page: pymupdf.Page, contents: _Contents | None = None) -> bool:
+def may_show_pictures(page: pymupdf.Page,
+                      contents: Callable[[], bytes] | None = None) -> bool:
     """Can `page` draw a picture? False only when nothing it runs can hold one: no image
     or form XObject in its resources, no pattern (a tiling pattern may paint an image),
     no inline image operator in its content stream, no annotation or form field (their
@@ -208,7 +199,7 @@ def may_show_pictures(page: pymupdf.Page, contents: _Contents | None = None) -> 
     if doc.xref_get_key(page.xref, "Resources/Pattern")[0] != "null":
         return True
     # an inline image; a false hit costs only time
-    return b"BI" in (contents or _Contents(page))()
+    return b"BI" in (contents or page.read_contents)()
 
 
 def _page_read(page: pymupdf.Page, items: list[Item], warning: str | None = None) -> PageRead:
