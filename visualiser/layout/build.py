@@ -343,9 +343,7 @@ class _Builder:
         target = None
         footnote = kind == "paragraph" and self._footnote(lines, line_ids[0], box)
         if kind == "paragraph":
-            target = self._carried(box, lines, line_ids[0], floats=True)
-            if target is None:
-                target = self._carried(box, lines, line_ids[0], floats=False)
+            target = self._carried(box, lines, line_ids[0])
         if footnote and target is not None and blocks[target].id not in self.footnotes:
             target = None  # a footnote under "… with mul-" is no part of that word
         block = Block(len(blocks), self.page, kind, box, tuple(line_ids), level,
@@ -370,18 +368,16 @@ class _Builder:
         return (words <= MAX_TITLE_WORDS and 0 <= first[1] - above[3] < 3 * (above[3] - above[1])
                 and first[0] < above[2] and above[0] < first[2])
 
-    def _carried(self, box: BBox, lines: list[RawLine], first_line: int, *,
-                 floats: bool) -> int | None:
+    def _carried(self, box: BBox, lines: list[RawLine], first_line: int) -> int | None:
         """The index of the paragraph that the paragraph at `box` carries on, if any:
-        the last block, or the last before the footnotes (and, with `floats`, the
-        tables, pictures and captions) between."""
+        the last block, or the last before the footnotes, tables, pictures, captions
+        and figure labels between. (Stopping at the first float instead could find
+        none: a caption ends a sentence, a table or picture is no paragraph.)"""
         blocks = self.layout.blocks
         target = len(blocks) - 1
         passed_float = False
         caption: Block | None = None  # the figure caption last passed, if any
         while target > 0 and (between := self._at_break(blocks[target], box, caption)):
-            if between != "footnote" and not floats:
-                break
             passed_float = passed_float or between != "footnote"
             if between == "caption":
                 caption = blocks[target]
