@@ -107,6 +107,17 @@ def test_bold_capitals_and_legal_divisions_at_body_size_are_headings():
     assert headings == ["Increasing Basic Patterns", "GENERAL PROVISIONS", "TITLE II"]
 
 
+def test_a_sentence_citing_a_division_is_no_heading():
+    # dmca: "Article 11 of the WCT states:" over a quotation read as a heading
+    def draw(page):
+        y = 60
+        for lead in ("Article 11 of the WCT states:", "Article 12 Remedies"):
+            page.insert_text((72, y), lead, fontsize=10)
+            _column(page, 100, 500, y + 8, y + 150, LOREM * 4)
+            y += 180
+    assert [text for _, text in _headings(_pdf(draw))] == ["Article 12 Remedies"]
+
+
 def test_years_icons_and_sentences_set_large_are_not_headings():
     def draw(page):
         page.insert_text((72, 80), "2007", fontsize=28)

@@ -131,7 +131,7 @@ def looks_like_heading(text: str) -> bool:
     words = text.split()
     if not words or len(words) > 10:
         return False
-    if _DIVISION.match(text) and len(words) <= 6 and not text.rstrip().endswith("."):
+    if _names_division(text) and len(words) <= 6 and not text.rstrip().endswith("."):
         return True
     letters = len(_LETTER.findall(text))
     return letters >= 4 and text.upper() == text and text.lower() != text
@@ -158,14 +158,14 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     numbered = is_section_number(first) and len(words) > len(first.split())
     bold = all(line.bold for line in lines) and not style.bold_body
     if len(words) > 12 or text.endswith(_OPEN_END) or text.endswith("."):
-        if not (_DIVISION.match(text) and len(words) <= 4) and not (
+        if not (_names_division(text) and len(words) <= 4) and not (
                 numbered and bold and _one_phrase(text, first)):
             return kind, level
     size = size_class(sum(line.size for line in lines) / len(lines))
     if size < style.body - 0.5:
         return kind, level  # small print: footnotes, captions, labels
     capitals = letters >= 4 and text.upper() == text and text.lower() != text
-    if _DIVISION.match(text):
+    if _names_division(text):
         return "heading", style.next_level
     if not (first[0].isupper() or first[0].isdigit() or not first[0].isalpha()):
         return kind, level  # starts lower case: the tail of a sentence
@@ -175,6 +175,17 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     if kind == "paragraph" and len(lines) == 1 and _MULTI_LEVEL.match(first) and len(words) > 1:
         return "heading", min(style.next_level + first.rstrip(".").count("."), 4)
     return kind, level
+
+
+def _names_division(text: str) -> bool:
+    """Does `text` begin with a division's label as a heading does ("Article 5",
+    "TITLE II: Scope", "Chapter 3 The models")? Not when a lower-case word follows the
+    label: "Article 11 of the WCT states:" cites the article in a sentence."""
+    label = _DIVISION.match(text)
+    if not label:
+        return False
+    rest = text[label.end():].split(maxsplit=1)
+    return not (rest and rest[0][0].islower())
 
 
 def _one_phrase(text: str, number: str) -> bool:
