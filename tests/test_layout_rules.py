@@ -95,6 +95,22 @@ def test_a_section_number_set_apart_joins_its_title():
     assert "2." not in headings and "5.1" not in headings
 
 
+def test_a_page_number_at_the_end_of_a_contents_line_is_no_section_number():
+    # KOMA-Script's contents: bold entries with their page number at the right margin
+    # and no leaders; "1" was taken as the number of the next entry ("1 A. Overview")
+    def draw(page):
+        page.insert_text((72, 60), "Contents", fontsize=16, fontname="hebo")
+        for n, (title, number) in enumerate((("Preamble", "1"), ("A. Overview", "2"),
+                                             ("B. Membership", "3"))):
+            page.insert_text((72, 90 + 22 * n), title, fontsize=10, fontname="hebo")
+            page.insert_text((530, 90 + 22 * n), number, fontsize=10, fontname="hebo")
+        _column(page, 72, 540, 170, 300, LOREM * 4)
+    text = process_pdf(_pdf(draw), "contents.pdf").source.text
+    for title in ("A. Overview", "B. Membership"):
+        assert title in text
+        assert f"1 {title}" not in text and f"2 {title}" not in text
+
+
 def test_bold_capitals_and_legal_divisions_at_body_size_are_headings():
     def draw(page):
         y = 60

@@ -326,7 +326,8 @@ class _Builder:
         if (kind == "heading" and before is not None and before.page == self.page
                 and before.kind not in ("table", "image")
                 and ((len(before.line_ids) == 1
-                      and (is_section_number(text := self.layout.block_text(before))
+                      and ((is_section_number(text := self.layout.block_text(before))
+                            and self._beside_title(before, line_ids[0]))
                            or is_division_label(text)))
                      or self._title_goes_on(before, level, line_ids))):
             # "5.1" set apart from its title: one heading "5.1 Results"; "Chapter 2"
@@ -355,6 +356,17 @@ class _Builder:
             self.footnotes.add(block.id)
         blocks.append(block)
         line_ids.clear()
+
+    def _beside_title(self, number: Block, title_line: int) -> bool:
+        """Is the section number `number` set where a title's number goes: on the
+        title's row, close to it, or above it, over its first line? A number at the
+        far end of the line above (a contents page's "Preamble … 1") is that line's."""
+        n = self.layout.lines[number.line_ids[0]].bbox
+        t = self.layout.lines[title_line].bbox
+        height = t[3] - t[1]
+        if n[1] < t[3] and t[1] < n[3]:  # one row
+            return max(t[0] - n[2], n[0] - t[2]) < 3 * height
+        return n[0] < t[2] and t[0] < n[2]
 
     def _title_goes_on(self, before: Block, level: int, line_ids: list[int]) -> bool:
         """Is a level-1 heading of a few words, right under the level-1 heading
