@@ -144,6 +144,9 @@ def test_years_icons_and_sentences_set_large_are_not_headings():
                                           "noticed, but it is a sentence and not a heading "
                                           "of any section at all."), size=14)
         _column(page, 72, 540, 530, 700, LOREM * 4)
+        # the tail of a displayed formula set large (demo3: ", A = ¯A + ˆA")
+        page.insert_text((72, 725), ", where A equals B", fontsize=14)
+        _column(page, 72, 540, 735, 780, LOREM)
     assert [text for _, text in _headings(_pdf(draw))] == ["Annual Report"]
 
 

@@ -31,6 +31,7 @@ _DIVISION = re.compile(
     r"^(TITLE|CHAPTER|PART|ARTICLE|SECTION|ANNEX|APPENDIX|SCHEDULE|Title|Chapter|Part|"
     r"Article|Section|Annex|Appendix|Schedule)\s+([IVXLC]+|\d+[A-Z]?|[A-Z])\b[.:]?")
 _OPEN_END = (",", ";", "-", "–")
+_TAIL_START = (",", ";", ":", ".", ")", "]", "}")  # nothing begins so: a fragment's rest
 # a contents entry: a title, dot leaders, a page number ("Appendix A Copying . . . 24")
 _LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|_{4,}")
 
@@ -143,9 +144,9 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     words = text.split()
     letters = len(_LETTER.findall(text))
     digits = sum(map(str.isdigit, text))
-    if (letters < 2 or digits > letters or is_byline(text)
+    if (letters < 2 or digits > letters or is_byline(text) or text.startswith(_TAIL_START)
             or any(is_date(line.text) for line in lines) or _LEADER.search(text)):
-        # figures, bylines, dates, the table of contents
+        # figures, bylines, dates, the table of contents, the tail of a formula
         return ("paragraph", 0) if kind == "heading" else (kind, level)
     if kind == "heading":
         if len(words) > MAX_HEADING_WORDS or len(lines) > 3:
