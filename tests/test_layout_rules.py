@@ -111,6 +111,21 @@ def test_a_page_number_at_the_end_of_a_contents_line_is_no_section_number():
         assert f"1 {title}" not in text and f"2 {title}" not in text
 
 
+def test_a_bold_contents_entry_over_two_lines_is_no_heading():
+    # web2c's contents: a bold chapter entry wraps, its dot leaders set in roman; the
+    # first line was taken as a heading "4 Three programs: Metafont,"
+    def draw(page):
+        page.insert_text((72, 60), "Contents", fontsize=16, fontname="hebo")
+        page.insert_htmlbox(pymupdf.Rect(72, 78, 540, 130), (
+            "<p style='font-size:12px;margin:0'><b>4 Three programs: Metafont,</b><br>"
+            "<b>MetaPost, and TeX</b> . . . . . . . . . . . . . . . . <b>11</b></p>"))
+        _column(page, 72, 540, 140, 300, LOREM * 4)
+    data = _pdf(draw)
+    headings = [text for _, text in _headings(data)]
+    assert headings == ["Contents"]
+    assert "Metafont, MetaPost, and TeX" in process_pdf(data, "toc.pdf").source.text
+
+
 def test_bold_capitals_and_legal_divisions_at_body_size_are_headings():
     def draw(page):
         y = 60

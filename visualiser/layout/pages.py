@@ -386,12 +386,19 @@ def _cut(piece: WordBox, mark_box: tuple[float, ...], mark: str) -> list[WordBox
     return [(box, part) for part, box in cut if part]
 
 
+def _leader(text: str) -> bool:
+    """Dot leaders: three dots or more and nothing else."""
+    return text.count(".") + text.count("…") >= 3 and not text.strip(" .…")
+
+
 def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
     """A line's size (by its characters, small capitals at the size of the capital
     they follow), whether it is all bold, all monospace."""
     chars = sum(len(s["text"]) for s in spans)
     size = sum(_nominal_size(spans, n) * len(s["text"]) for n, s in enumerate(spans)) / chars
-    bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in spans)
+    # a contents entry's dot leaders may come from another font than its bold title
+    worded = [s for s in spans if not _leader(s["text"])] or spans
+    bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in worded)
     mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
     return size, bold, mono
 
