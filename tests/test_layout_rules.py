@@ -1011,6 +1011,19 @@ def test_a_title_blocks_author_and_date_are_no_headings():
         "Filing Dockets", "1 Overview", "2 Changes"]
 
 
+def test_authors_over_an_address_in_typewriter_type_are_no_headings():
+    """A Texinfo title page: the authors set large over the project's address in
+    typewriter type, which is read as code. The address still gives the block away."""
+    def draw(page):
+        page.insert_text((72, 100), "Kpathsea library", fontsize=24, fontname="hebo")
+        page.insert_text((300, 140), "Karl Berry Olaf Weber", fontsize=16, fontname="hebo")
+        page.insert_text((72, 170), "https://tug.org/kpathsea", fontsize=10, fontname="cour")
+        _column(page, 72, 520, 190, 300, LOREM * 4)
+        page.insert_text((72, 330), "1 Introduction", fontsize=16, fontname="hebo")
+        _column(page, 72, 520, 340, 540, LOREM * 6)
+    assert [text for _, text in _headings(_pdf(draw))] == [
+        "Kpathsea library", "1 Introduction"]
+
 def test_a_letter_reads_letterhead_address_date_then_body():
     """A letter: its letterhead centred at the top, the addresses on the left, the
     date on the right above the salutation. The short lines left and right never

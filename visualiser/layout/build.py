@@ -89,7 +89,8 @@ def _authors_are_no_headings(layout: Layout) -> None:
             break
         end += 1
     headings = [n for n in range(end) if blocks[n].kind == "heading"]
-    bylines = [n for n in range(end) if blocks[n].kind == "paragraph"
+    # (an address set in typewriter type is read as code)
+    bylines = [n for n in range(end) if blocks[n].kind in ("paragraph", "code")
                and (is_byline(text := layout.block_text(blocks[n])) or is_date(text))]
     if not bylines:
         return
