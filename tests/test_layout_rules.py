@@ -518,6 +518,26 @@ def test_page_numbers_of_a_short_document_are_left_out():
     assert any("page numbers included" in w for w in processed.layout.warnings)
 
 
+def test_a_type_specimen_set_huge_inside_a_manual_heads_nothing():
+    """dvips's manual shows what a PostScript special draws: "NEAT" at 100 pt on page
+    39. As the largest size of the document it was the H1 over every chunk after it."""
+    doc = pymupdf.open()
+    for n in range(1, 7):
+        page = doc.new_page(width=612, height=792)
+        if n == 1:
+            page.insert_text((90, 110), "The Manual", fontsize=20, fontname="hebo")
+        page.insert_text((90, 150), f"{n} Section {n}", fontsize=14, fontname="hebo")
+        _column(page, 90, 522, 165, 400, LOREM * 4)
+        if n == 5:
+            page.insert_text((150, 560), "NEAT", fontsize=100, fontname="hebo")
+        _column(page, 90, 522, 600, 740, LOREM * 2)
+    data = doc.tobytes()
+    doc.close()
+    headings = [text for _, text in _headings(data)]
+    assert "NEAT" not in headings
+    assert headings == ["The Manual"] + [f"{n} Section {n}" for n in range(1, 7)]
+
+
 def test_a_book_running_head_beside_the_page_number_is_left_out():
     """A manual's running head names its chapter ("Chapter 2: Output" with the page
     number at the other end of the row), so its text recurs on a few pages only; the

@@ -42,6 +42,7 @@ def size_class(size: float) -> float:
 
 FRONT_MATTER_PAGES = 3  # a long document's cover and title page lie within these
 FRONT_MATTER_DOCUMENT = 20  # pages: a shorter one (a paper) has no front matter
+SPECIMEN = 4.0  # times the body size: larger type past the front matter shows type
 
 
 @dataclass(slots=True)
@@ -57,6 +58,7 @@ class DocumentStyle:
     def of(cls, pages: Iterable[PageRead]) -> DocumentStyle:
         sizes: Counter[float] = Counter()
         last_page: dict[float, int] = {}  # the last page each size sets words on
+        first_page: dict[float, int] = {}  # ... and the first
         chars = bold = mono = count = 0
         for count, page in enumerate(pages, start=1):
             for item in page.items:
@@ -71,12 +73,17 @@ class DocumentStyle:
                 sizes[size] += n
                 if len(_LETTER.findall(line.text)) >= 2:  # no heading has fewer (`refine`)
                     last_page[size] = count
+                    first_page.setdefault(size, count)
         body = sizes.most_common(1)[0][0] if sizes else 10.0
         # A size is a heading level only if used for headings, not for a body of its
         # own (e.g. a large-print page): at most a fifth of the body's characters.
-        # Sizes only set in glyphs (a margin icon, a drop capital) head nothing.
+        # Sizes only set in glyphs (a margin icon, a drop capital) head nothing, nor
+        # do giant ones first set past the cover and title page: a manual's specimen
+        # of what a font or special draws ("NEAT" at 100 pt in a 10 pt manual).
         bigger = sorted((s for s, n in sizes.items()
-                         if s >= body + 1.0 and n <= 0.2 * sizes[body] and s in last_page),
+                         if s >= body + 1.0 and n <= 0.2 * sizes[body] and s in last_page
+                         and not (s >= SPECIMEN * body
+                                  and first_page[s] > FRONT_MATTER_PAGES)),
                         reverse=True)
         # In a long document the sizes of its cover and title page, used there only,
         # are one level: the title's. Else a book's cover and title page take two of
@@ -165,6 +172,8 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     size = size_class(sum(line.size for line in lines) / len(lines))
     if size < style.body - 0.5:
         return kind, level  # small print: footnotes, captions, labels
+    if size >= SPECIMEN * style.body and size not in style.levels:
+        return kind, level  # a specimen of type (`DocumentStyle.of`)
     capitals = letters >= 4 and text.upper() == text and text.lower() != text
     if _names_division(text):
         return "heading", style.next_level
