@@ -1044,6 +1044,21 @@ def test_authors_over_an_address_in_typewriter_type_are_no_headings():
     assert [text for _, text in _headings(_pdf(draw))] == [
         "Kpathsea library", "1 Introduction"]
 
+def test_authors_named_by_their_initials_are_no_headings():
+    """A font's documentation: the authors by their initials set large above the title,
+    with no address or footnote mark. Two names in that form (or one with "et al.")
+    are a byline; one alone may be a lettered heading ("A. Overview") and stays one."""
+    def draw(page):
+        page.insert_text((72, 90), "B. Jackowski and J. M. Nowacki", fontsize=14,
+                         fontname="hebo")
+        page.insert_text((72, 130), "Gyre Family of Fonts", fontsize=24, fontname="hebo")
+        _column(page, 72, 520, 150, 300, LOREM * 4)
+        page.insert_text((72, 330), "A. Overview", fontsize=14, fontname="hebo")
+        _column(page, 72, 520, 340, 540, LOREM * 6)
+    assert [text for _, text in _headings(_pdf(draw))] == [
+        "Gyre Family of Fonts", "A. Overview"]
+
+
 def test_a_letter_reads_letterhead_address_date_then_body():
     """A letter: its letterhead centred at the top, the addresses on the left, the
     date on the right above the salutation. The short lines left and right never

@@ -27,6 +27,11 @@ _SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|§+\s*\d+(\.\
 _MULTI_LEVEL = re.compile(r"^\d{1,2}(\.\d{1,2}){1,3}\.?$")
 # an e-mail, a web address, an author's or affiliation's footnote mark: a byline
 _BYLINE = re.compile(r"@|https?:|www\.|[†‡⋆∗]")
+_NAME = r"(?:[A-Z]\.\s*)+[A-Z][\w'’-]+"
+# two names at least, or one with "et al.": one alone may be a lettered heading
+# ("A. Overview")
+_INITIALLED_NAMES = re.compile(
+    rf"{_NAME}(?:(?:\s*(?:,|and|&|,\s*and)\s*{_NAME})+(?:,?\s*et al\.)?|,?\s*et al\.)")
 _DIVISION = re.compile(
     r"^(TITLE|CHAPTER|PART|ARTICLE|SECTION|ANNEX|APPENDIX|SCHEDULE|Title|Chapter|Part|"
     r"Article|Section|Annex|Appendix|Schedule)\s+([IVXLC]+|\d+[A-Z]?|[A-Z])\b[.:]?")
@@ -108,8 +113,9 @@ def is_section_number(text: str) -> bool:
 
 
 def is_byline(text: str) -> bool:
-    """An author with a footnote mark, an e-mail or web address."""
-    return bool(_BYLINE.search(text))
+    """An author with a footnote mark, an e-mail or web address; or authors named by
+    their initials ("B. Jackowski and J. M. Nowacki", "R. Smith, et al.")."""
+    return bool(_BYLINE.search(text) or _INITIALLED_NAMES.fullmatch(text.strip()))
 
 
 _MONTH = (r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|"
