@@ -1059,6 +1059,43 @@ def test_authors_named_by_their_initials_are_no_headings():
         "Gyre Family of Fonts", "A. Overview"]
 
 
+def test_prose_set_larger_than_the_code_it_documents_is_no_heading():
+    """A program documented in its own source (docstrip): numbered listings in small
+    typewriter type make up most of the characters, the prose between them is set a
+    point larger. Its long lines make that size a body's, not a heading level."""
+    doc = pymupdf.open()
+    number = 0
+
+    def listing(page: pymupdf.Page, y: float, lines: int) -> float:
+        """A sentence in the prose's type ("Process options."), then the code."""
+        nonlocal number
+        page.insert_text((72, y + 10), f"Process the options of part {number}.", fontsize=10,
+                         fontname="tiro")
+        y += 14
+        for _ in range(lines):
+            number += 1
+            page.insert_text((72, y + 9), str(number), fontsize=6)
+            page.insert_text((84, y + 9), rf"\DeclareMathSymbol{{\sym{number}}}"
+                             rf"{{\mathord}}{{AMSa}}{{{number}}}\relax", fontsize=9,
+                             fontname="cour")
+            y += 10.5
+        return y + 6
+
+    first = doc.new_page(width=612, height=792)
+    first.insert_text((72, 60), "The symbols package", fontsize=17)
+    first.insert_text((72, 90), "1 Introduction", fontsize=14, fontname="hebo")
+    _column(first, 72, 540, 100, 148, LOREM * 2, font="tiro")
+    y = listing(first, 150, 25)
+    first.insert_text((72, y + 16), "2 The Implementation", fontsize=14, fontname="hebo")
+    _column(first, 72, 540, y + 26, y + 74, LOREM * 2, font="tiro")
+    listing(first, y + 76, 25)
+    second = doc.new_page(width=612, height=792)
+    _column(second, 72, 540, 60, 108, LOREM * 2, font="tiro")
+    listing(second, 110, 60)
+    assert [text for _, text in _headings(doc.tobytes())] == [
+        "The symbols package", "1 Introduction", "2 The Implementation"]
+
+
 def test_a_letter_reads_letterhead_address_date_then_body():
     """A letter: its letterhead centred at the top, the addresses on the left, the
     date on the right above the salutation. The short lines left and right never

@@ -47,6 +47,8 @@ def size_class(size: float) -> float:
 
 FRONT_MATTER_PAGES = 3  # a long document's cover and title page lie within these
 FRONT_MATTER_DOCUMENT = 20  # pages: a shorter one (a paper) has no front matter
+RUNNING_WORDS = 10  # a line of this many words is running text, rarely a heading
+RUNNING_LINES = 3  # ... and a size set in so many of them (more than half) is a body's
 SPECIMEN = 4.0  # times the body size: larger type past the front matter shows type
 
 
@@ -64,6 +66,8 @@ class DocumentStyle:
         sizes: Counter[float] = Counter()
         last_page: dict[float, int] = {}  # the last page each size sets words on
         first_page: dict[float, int] = {}  # ... and the first
+        running: Counter[float] = Counter()  # characters in lines of running text
+        running_lines: Counter[float] = Counter()
         chars = bold = mono = count = 0
         for count, page in enumerate(pages, start=1):
             for item in page.items:
@@ -76,6 +80,9 @@ class DocumentStyle:
                 mono += n * line.mono
                 size = size_class(line.size)
                 sizes[size] += n
+                if _words(line.text) >= RUNNING_WORDS:
+                    running[size] += n
+                    running_lines[size] += 1
                 if len(_LETTER.findall(line.text)) >= 2:  # no heading has fewer (`refine`)
                     last_page[size] = count
                     first_page.setdefault(size, count)
@@ -84,9 +91,13 @@ class DocumentStyle:
         # own (e.g. a large-print page): at most a fifth of the body's characters.
         # Sizes only set in glyphs (a margin icon, a drop capital) head nothing, nor
         # do giant ones first set past the cover and title page: a manual's specimen
-        # of what a font or special draws ("NEAT" at 100 pt in a 10 pt manual).
+        # of what a font or special draws ("NEAT" at 100 pt in a 10 pt manual). Nor
+        # does a size set mostly in long lines: running text, as the prose between
+        # the listings of a program documented in its own source, set larger than
+        # the code that makes up most of the characters.
         bigger = sorted((s for s, n in sizes.items()
                          if s >= body + 1.0 and n <= 0.2 * sizes[body] and s in last_page
+                         and not (2 * running[s] > n and running_lines[s] >= RUNNING_LINES)
                          and not (s >= SPECIMEN * body
                                   and first_page[s] > FRONT_MATTER_PAGES)),
                         reverse=True)
@@ -105,6 +116,12 @@ class DocumentStyle:
     def next_level(self) -> int:
         """The level of headings found by weight or numbering, below the sized ones."""
         return min(len(set(self.levels.values())) + 1, 4)
+
+
+def _words(text: str) -> int:
+    """The words of `text` that hold a letter: a contents entry's dot leaders and page
+    number are none."""
+    return sum(1 for word in text.split() if _LETTER.search(word))
 
 
 def is_section_number(text: str) -> bool:
