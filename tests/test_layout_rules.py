@@ -1031,6 +1031,20 @@ def test_a_title_blocks_author_and_date_are_no_headings():
         "Filing Dockets", "1 Overview", "2 Changes"]
 
 
+def test_a_title_blocks_release_line_gives_the_authors_away():
+    """A package's title block ends with its version and date ("Version 3.00,
+    2009/06/22") rather than a bare date: the authors above it head nothing."""
+    def draw(page):
+        page.insert_text((200, 100), "The fraktur package", fontsize=17)
+        page.insert_text((170, 130), "Frank Marsh", fontsize=12)
+        page.insert_text((300, 130), "Rainer Holt", fontsize=12)
+        page.insert_text((210, 150), "Version 3.00, 2009/06/22", fontsize=10)
+        page.insert_text((72, 190), "1 Introduction", fontsize=14, fontname="hebo")
+        _column(page, 72, 520, 200, 400, LOREM * 6)
+    assert [text for _, text in _headings(_pdf(draw))] == [
+        "The fraktur package", "1 Introduction"]
+
+
 def test_authors_over_an_address_in_typewriter_type_are_no_headings():
     """A Texinfo title page: the authors set large over the project's address in
     typewriter type, which is read as code. The address still gives the block away."""

@@ -141,13 +141,20 @@ _DATE = re.compile(
     rf"({_MONTH}\s+\d{{1,2}}(st|nd|rd|th)?,?\s+\d{{4}}"  # February 8, 1988
     rf"|\d{{1,2}}(st|nd|rd|th)?\.?\s+{_MONTH}\s+\d{{4}}"  # 8 February 1988
     rf"|{_MONTH}\s+\d{{4}}"  # February 1988
-    r"|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\s?\d{1,2}[./]\s?\d{2,4})",  # 1988-02-08, 8. 2. 1988
+    r"|\d{4}(?P<sep>[-/])\d{2}(?P=sep)\d{2}"  # 1988-02-08, 1988/02/08
+    r"|\d{1,2}[./]\s?\d{1,2}[./]\s?\d{2,4})",  # 8. 2. 1988
     re.IGNORECASE)
+# a title page's release line: "Version 3.00, 2009/06/22", "v1.2 — March 2020"
+_VERSION = re.compile(r"(version|v\.?|rev(ision)?\.?)\s*\d+(\.\d+)*[a-z]?\s*[,:–—-]?\s*",
+                      re.IGNORECASE)
 
 
 def is_date(text: str) -> bool:
-    """A date and nothing else: a title page's, a letter's. It heads nothing."""
-    return bool(_DATE.fullmatch(text.strip()))
+    """A date and nothing else (a title page's, a letter's), or a release's version
+    and date. It heads nothing."""
+    text = text.strip()
+    version = _VERSION.match(text)
+    return bool(_DATE.fullmatch(text[version.end():] if version else text))
 
 
 def is_division_label(text: str) -> bool:
