@@ -227,6 +227,61 @@ def test_code_in_a_prose_document_is_still_code():
     assert "```\ndef area(r):" in process_pdf(_pdf(draw), "code.pdf").source.text
 
 
+def _distilled(data: bytes, names: dict[str, str]) -> bytes:
+    """`data` with its fonts renamed as Ghostscript or Distiller leave TeX's: a name
+    such as "ABCDEF+CMBX9" and no bold or fixed-pitch flag (MuPDF reads none)."""
+    doc = pymupdf.open("pdf", data)
+    for xref, _, _, name, *_ in doc[0].get_fonts():
+        if name in names:
+            doc.xref_set_key(xref, "BaseFont", f"/{names[name]}")
+    renamed = doc.tobytes()
+    flags = {s["font"]: s["flags"] for b in pymupdf.open("pdf", renamed)[0].get_text(
+        "dict")["blocks"] for line in b["lines"] for s in line["spans"]}
+    assert not any(flags[name.rpartition("+")[2]] & (16 | 8) for name in names.values())
+    return renamed
+
+
+def test_tex_bold_section_headings_are_found_by_the_font_name_a_size_below_the_body():
+    # a journal (Physical Review, AIP) sets "I. INTRODUCTION" and "A. Prior work" in
+    # 9 pt CMBX beside 10 pt body text; once distilled, no flag says bold
+    def draw(page):
+        y = 60
+        for heading in ("I. INTRODUCTION", "A. Prior work", "II. METHODS"):
+            page.insert_text((72, y + 10), heading, fontsize=9, fontname="hebo")
+            _column(page, 72, 540, y + 20, y + 200, LOREM * 6)
+            y += 230
+    data = _distilled(_pdf(draw), {"Helvetica-Bold": "ABCDEF+CMBX9"})
+    headings = [text for _, text in _headings(data)]
+    assert headings == ["I. INTRODUCTION", "A. Prior work", "II. METHODS"]
+    # a small bold line with no section number stays small print
+    def small(page):
+        _column(page, 72, 540, 60, 300, LOREM * 8)
+        page.insert_text((72, 330), "Note on the data", fontsize=8, fontname="hebo")
+        _column(page, 72, 540, 340, 600, LOREM * 8)
+    assert _headings(_distilled(_pdf(small), {"Helvetica-Bold": "CMBX8"})) == []
+
+
+def test_tex_typewriter_is_code_by_the_font_name_but_a_line_of_addresses_is_not():
+    def draw(page):
+        page.insert_text((72, 60), "Retrieval for Question Answering", fontsize=16,
+                         fontname="hebo")
+        page.insert_text((72, 84), "Ann Author and Ben Author", fontsize=10)
+        page.insert_text((72, 98), "{ann, ben}@example.edu", fontsize=10, fontname="cour")
+        _column(page, 72, 540, 120, 300, LOREM * 8)
+        for n, line in enumerate(("def area(r):", "    return 3.14 * r * r")):
+            page.insert_text((72, 330 + 12 * n), line, fontsize=9, fontname="cour")
+        _column(page, 72, 540, 370, 560, LOREM * 6)
+        page.insert_text((72, 700), "1 Code is at https://github.example.org/tapas/blob/",
+                         fontsize=8)
+        page.insert_text((72, 710), "master/README.md", fontsize=8, fontname="cour")
+    doc = process_pdf(_distilled(_pdf(draw), {"Courier": "CMTT10"}), "tt.pdf")
+    code = [doc.layout.block_text(b) for b in doc.layout.blocks if b.kind == "code"]
+    assert code == ["def area(r): return 3.14 * r * r"]
+    assert "```\ndef area(r):" in doc.source.text
+    assert "Ann Author and Ben Author {ann, ben}@example.edu" in doc.source.text
+    assert "blob/ master/README.md" in doc.source.text  # the link's rest goes on
+
+
 def _picture(page: pymupdf.Page, rect: pymupdf.Rect) -> None:
     pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
     pix.clear_with(180)

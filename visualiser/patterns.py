@@ -17,6 +17,23 @@ NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 # Bullet glyphs a list item starts with (a glyph is not a word of the item)
 BULLETS = frozenset({"•", "◦", "▪", "■", "–", "-", "*", "·", "●", "○"})
 _DIGITS = re.compile(r"\d+")
+# e-mail and web addresses ("jdoe@cs.example.edu", "{vladk, barlaso}@fb.com",
+# "https://example.org/a") and a wrapped address's rest ("com/tapas/blob/master/");
+# what a line of them holds besides: separators and file names ("README.md")
+_ADDRESS = re.compile(r"(?:\{[^{}]*\}|\S)*@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+|"
+                      r"[\w.~#?=&%+-]*/[\w.~#?=&%+/-]*")
+_FILE_NAME = re.compile(r"[\w-]+\.[A-Za-z]{1,4}")
+_BETWEEN_ADDRESSES = re.compile(r"(?:[\s,;<>()\[\]]|[\w-]+(?:\.[\w-]+)+)*")
+
+
+def only_addresses(text: str) -> bool:
+    """A line of e-mail or web addresses and nothing else: a byline or a footnote's
+    link set in typewriter type, not code (code has its words, operators and brackets:
+    "@app.route('/')", "cd /tmp")."""
+    rest, found = _ADDRESS.subn(" ", text)
+    if not found:  # a file name alone, a wrapped link's last part ("TABLEFORMER.md")
+        return _FILE_NAME.fullmatch(text.strip()) is not None
+    return _BETWEEN_ADDRESSES.fullmatch(rest) is not None
 
 
 def numbers_aside(text: str) -> str:

@@ -49,6 +49,7 @@ FRONT_MATTER_PAGES = 3  # a long document's cover and title page lie within thes
 FRONT_MATTER_DOCUMENT = 20  # pages: a shorter one (a paper) has no front matter
 RUNNING_WORDS = 10  # a line of this many words is running text, rarely a heading
 RUNNING_LINES = 3  # ... and a size set in so many of them (more than half) is a body's
+SMALL_HEADING = 1.5  # points under the body size a numbered bold heading may be set
 SPECIMEN = 4.0  # times the body size: larger type past the front matter shows type
 
 
@@ -200,8 +201,12 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
                 numbered and bold and _one_phrase(text, first)):
             return kind, level
     size = size_class(sum(line.size for line in lines) / len(lines))
-    if size < style.body - 0.5:
-        return kind, level  # small print: footnotes, captions, labels
+    if size < style.body - 0.5 and not (numbered and bold and len(lines) == 1
+                                        and size >= style.body - SMALL_HEADING):
+        # small print: footnotes, captions, labels; but a journal may set its numbered
+        # section headings in bold a size below the body ("I. INTRODUCTION" in 9 pt
+        # beside 10 pt text: the Physical Review's, AIP's)
+        return kind, level
     if size >= SPECIMEN * style.body and size not in style.levels:
         return kind, level  # a specimen of type (`DocumentStyle.of`)
     capitals = letters >= 4 and text.upper() == text and text.lower() != text

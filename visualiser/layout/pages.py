@@ -47,6 +47,7 @@ from visualiser.layout.stacks import split_stacked_letters
 from visualiser.layout.tables import find_tables
 from visualiser.lifeline import exit_with_parent
 from visualiser.mupdf import LOCK
+from visualiser.patterns import only_addresses
 
 TEXT_FLAGS = (
     pymupdf.TEXT_PRESERVE_LIGATURES
@@ -56,6 +57,19 @@ TEXT_FLAGS = (
 # An operator that paints a path or a shading, or runs an XObject (a form may draw),
 # as a token of its own in a content stream: "S", "f*", "b", "sh", "Do".
 _PAINTS = re.compile(rb"[\s\])>}](?:[SsfFBb]\*?|sh|Do)[\s\[(</%{]")
+# Bold and monospace fonts by name, for PDFs whose fonts do not say it in their flags
+# (Ghostscript and Distiller drop them: arXiv's and many journals' TeX papers, whose
+# section headings are CMBX and code CMTT; pdfTeX's Inconsolata and Latin Modern Mono
+# carry no fixed-pitch flag either). TeX's names: CM/EC/Latin Modern bold extended
+# (cmbx10, SFBX1000), bold (cmb10), sans bold (cmssbx10), bold symbols and maths
+# (cmbsy10, cmmib10), EC bold italic and bold caps (SFBI, SFXC); typewriter cmtt, sftt.
+_BOLD_FONT = re.compile(
+    r"bold|[-,](?:black|heavy|demi)|(?-i:-(?:Bd|Blk)(?![a-z]))|nimbusromno9l-medi|"
+    r"^(?:cmbx|cmb\d|cmbsy|cmmib|cmssbx|sfbx|sfbi|sfxc|ecbx|ecbi|ecxc|hfbrbx)",
+    re.IGNORECASE)
+_MONO_FONT = re.compile(
+    r"cour|mono(?!type)|nimbusmon|typewriter|inconsolata|consol|menlo|sourcecodepro|"
+    r"^(?:cmtt|cmitt|cmsltt|sftt|ectt|txtt|pcr[rbo])", re.IGNORECASE)
 PARALLEL_FROM_PAGES = 48  # below this, starting worker processes costs more than it saves
 _BATCH = 24
 
@@ -279,6 +293,7 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
             if not spans:
                 continue
             size, bold, mono = _style(spans, styled)
+            mono = mono and not only_addresses(text)  # a byline's or footnote's link
             vertical = is_vertical_piece(line["dir"], line["bbox"], text)
             if not vertical and not by_chars:
                 words = words_by_line.get((block_no, line_no))
@@ -398,9 +413,19 @@ def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
     size = sum(_nominal_size(spans, n) * len(s["text"]) for n, s in enumerate(spans)) / chars
     # a contents entry's dot leaders may come from another font than its bold title
     worded = [s for s in spans if not _leader(s["text"])] or spans
-    bold = styled and all(s["flags"] & 16 or "bold" in s["font"].lower() for s in worded)
-    mono = styled and all(s["flags"] & 8 or "cour" in s["font"].lower() for s in spans)
+    bold = styled and all(s["flags"] & 16 or _bold_font(s["font"]) for s in worded)
+    mono = styled and all(s["flags"] & 8 or _mono_font(s["font"]) for s in spans)
     return size, bold, mono
+
+
+@cache
+def _bold_font(name: str) -> bool:
+    return bool(_BOLD_FONT.search(name.rpartition("+")[2]))  # "ABCDEF+CMBX10": a subset
+
+
+@cache
+def _mono_font(name: str) -> bool:
+    return bool(_MONO_FONT.search(name.rpartition("+")[2]))
 
 
 def _nominal_size(spans: list[dict], n: int) -> float:
