@@ -282,6 +282,34 @@ def test_tex_typewriter_is_code_by_the_font_name_but_a_line_of_addresses_is_not(
     assert "blob/ master/README.md" in doc.source.text  # the link's rest goes on
 
 
+def _spaced_out(page: pymupdf.Page, x: float, y: float, text: str, pitch: float) -> None:
+    """`text` set at 10 pt with its letters spaced `pitch` apart, in one text object as
+    TeX's letter spacing leaves it (character spacing, `Tc`)."""
+    page.insert_text((x, y), " ", fontsize=10, fontname="hebo")  # the font's resource
+    xref = page.get_contents()[-1]
+    stream = page.parent.xref_stream(xref) + (
+        f"\nBT /hebo 10 Tf {pitch} Tc 1 0 0 1 {x} {page.rect.height - y} Tm ({text}) Tj ET\n"
+    ).encode()
+    page.parent.update_stream(xref, stream)
+
+
+def test_a_word_spaced_out_letter_by_letter_is_one_word_with_one_box():
+    # Elsevier's "A R T I C L E  I N F O" and "A B S T R A C T", a thesis class's
+    # "C O N T E N T S": the text layer makes a word of every letter
+    def draw(page):
+        _spaced_out(page, 72, 80, "ARTICLE INFO", 1.7)
+        _column(page, 72, 540, 90, 200, LOREM * 3)
+        _spaced_out(page, 72, 230, "ABSTRACT", 1.7)
+        _column(page, 72, 540, 240, 400, "it stared back at me as if it knew " + LOREM * 3)
+    doc = process_pdf(_pdf(draw), "spaced.pdf")
+    assert "ARTICLE INFO" in doc.source.text and "ABSTRACT" in doc.source.text
+    assert "back at me as if it knew" in doc.source.text  # short words stay apart
+    word = next(w for w in doc.layout.words if w.text == "ABSTRACT")
+    width = pymupdf.get_text_length("ABSTRACT", "hebo", 10) + 7 * 1.7
+    assert word.bbox[0] == pytest.approx(72, abs=0.5)
+    assert word.bbox[2] == pytest.approx(72 + width, abs=0.5)
+
+
 def _picture(page: pymupdf.Page, rect: pymupdf.Rect) -> None:
     pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
     pix.clear_with(180)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import cache
+from itertools import pairwise
 from multiprocessing import get_context
 
 import pymupdf
@@ -299,6 +300,7 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
                 words = words_by_line.get((block_no, line_no))
                 if words:
                     words = _split_marks(words, spans, size) if styled else words
+                    words = _letter_spaced(words, size)
                     if not text.isascii():
                         words = [(box, normalise(word)) for box, word in words]
                     dx, dy = line["dir"]
@@ -340,6 +342,41 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
                                           horizontal=False))
     lines, stacks = split_stacked_letters(lines)  # "P R I N T" spelled down a form's margin
     return lines, vertical_lines + stacks
+
+
+LETTER_GAP = 0.3  # em: letters spaced out are closer than words set with spaces
+
+
+def _letter_spaced(words: list[WordBox], size: float) -> list[WordBox]:
+    """A word spaced out letter by letter ("A B S T R A C T", a title page's "M A S T E R
+    A R B E I T", a thesis class's "C O N T E N T S") is one word again: the text layer
+    makes a word of each letter, as the gaps between them are wider than a glyph's.
+    Its letters stand at one even pitch; a wider gap is a space between two words
+    ("A R T I C L E  I N F O"), and a kerned pair ("PA", "AT") is a piece of the word.
+    Only where a run of four letters or more shows the spacing, and only in
+    alphabetic scripts (a CJK line is spaced out by characters of its own)."""
+    if len(words) < 4 or sum(len(text) == 1 for _, text in words) < 3:
+        return words  # most lines: decided without a loop over their gaps
+    short = [len(text) <= 2 and text.isalpha() and text < "\u0590" for _, text in words]
+    single = [is_short and len(text) == 1
+              for is_short, (_, text) in zip(short, words, strict=True)]
+    gaps = [b[0][0] - a[0][2] for a, b in pairwise(words)]
+    letter_gaps = sorted(gap for n, gap in enumerate(gaps)
+                         if single[n] and single[n + 1] and 0 <= gap <= LETTER_GAP * size)
+    if len(letter_gaps) < 3:
+        return words
+    pitch = letter_gaps[len(letter_gaps) // 2]
+    runs: list[list[int]] = [[0]]  # word indexes joined into one word
+    for n, gap in enumerate(gaps):
+        if short[n] and short[n + 1] and 0.65 * pitch <= gap <= 1.35 * pitch:
+            runs[-1].append(n + 1)
+        else:
+            runs.append([n + 1])
+    if not any(len(run) >= 4 and 3 * sum(single[i] for i in run) >= 2 * len(run)
+               for run in runs):
+        return words  # no word is spaced out, only short words in a row ("at me as if")
+    return [(union(words[i][0] for i in run), "".join(words[i][1] for i in run))
+            for run in runs]
 
 
 def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[WordBox]:
