@@ -165,6 +165,17 @@ def test_years_icons_and_sentences_set_large_are_not_headings():
     assert [text for _, text in _headings(_pdf(draw))] == ["Annual Report"]
 
 
+def test_a_displayed_formula_in_bold_is_no_heading():
+    # a journal's sample sets its formulas' lines apart in bold (JPSJ's multline:
+    # "A + B + C + D + E + F" / "= G + H + I + J + K" were two H2s)
+    def draw(page):
+        page.insert_text((72, 60), "2. Equations", fontsize=12, fontname="hebo")
+        _column(page, 72, 540, 70, 200, LOREM * 4)
+        page.insert_text((120, 220), "A + B + C + D + E + F", fontsize=10, fontname="hebo")
+        page.insert_text((250, 236), "= G + H + I + J + K", fontsize=10, fontname="hebo")
+        _column(page, 72, 540, 250, 400, LOREM * 4)
+    assert [text for _, text in _headings(_pdf(draw))] == ["2. Equations"]
+
 def test_a_rotated_margin_note_stays_out_of_the_body():
     def draw(page):
         _column(page, 72, 540, 72, 720, LOREM * 14)

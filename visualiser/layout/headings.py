@@ -39,6 +39,7 @@ _OPEN_END = (",", ";", "-", "–")
 _TAIL_START = (",", ";", ":", ".", ")", "]", "}")  # nothing begins so: a fragment's rest
 # a contents entry: a title, dot leaders, a page number ("Appendix A Copying . . . 24")
 _LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}|_{4,}")
+_OPERATORS = frozenset("+=−×÷<>≤≥±→")  # standing alone between the terms of a formula
 
 
 def size_class(size: float) -> float:
@@ -183,8 +184,9 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     letters = len(_LETTER.findall(text))
     digits = sum(map(str.isdigit, text))
     if (letters < 2 or digits > letters or is_byline(text) or text.startswith(_TAIL_START)
-            or any(is_date(line.text) for line in lines) or _LEADER.search(text)):
-        # figures, bylines, dates, the table of contents, the tail of a formula
+            or any(is_date(line.text) for line in lines) or _LEADER.search(text)
+            or sum(word in _OPERATORS for word in words) >= 2):
+        # figures, bylines, dates, the table of contents, a formula or its tail
         return ("paragraph", 0) if kind == "heading" else (kind, level)
     if kind == "heading":
         if len(words) > MAX_HEADING_WORDS or len(lines) > 3:
