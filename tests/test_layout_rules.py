@@ -165,6 +165,23 @@ def test_years_icons_and_sentences_set_large_are_not_headings():
     assert [text for _, text in _headings(_pdf(draw))] == ["Annual Report"]
 
 
+def test_a_title_line_with_a_footnote_mark_keeps_the_title_size():
+    # a line's size is that of most of its characters: the mark "a)" set small after
+    # the title's second line made that line a size smaller, a heading of its own
+    # one level down (REVTeX's "Sample Title:" / "with Forced Linebreak a)")
+    def draw(page):
+        page.insert_text((72, 60), "Sample Title:", fontsize=14, fontname="hebo")
+        page.insert_text((72, 78), "with Forced Linebreak", fontsize=14, fontname="hebo")
+        end = 72 + pymupdf.get_text_length("with Forced Linebreak", "hebo", 14)
+        page.insert_text((end + 1, 72), "a)", fontsize=9, fontname="hebo")
+        _column(page, 72, 540, 100, 300, LOREM * 6)
+        page.insert_text((72, 330), "Introduction", fontsize=12, fontname="hebo")
+        _column(page, 72, 540, 340, 500, LOREM * 6)
+    headings = _headings(_pdf(draw))
+    assert len(headings) == 2 and headings[1][1] == "Introduction"
+    assert headings[0][1].startswith("Sample Title: with Forced Linebreak")
+    assert headings[0][0] < headings[1][0]
+
 def test_a_displayed_formula_in_bold_is_no_heading():
     # a journal's sample sets its formulas' lines apart in bold (JPSJ's multline:
     # "A + B + C + D + E + F" / "= G + H + I + J + K" were two H2s)

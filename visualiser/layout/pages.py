@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import cache
@@ -444,10 +444,9 @@ def _leader(text: str) -> bool:
 
 
 def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
-    """A line's size (by its characters, small capitals at the size of the capital
-    they follow), whether it is all bold, all monospace."""
-    chars = sum(len(s["text"]) for s in spans)
-    size = sum(_nominal_size(spans, n) * len(s["text"]) for n, s in enumerate(spans)) / chars
+    """A line's size (that of most of its characters, small capitals at the size of
+    the capital they follow), whether it is all bold, all monospace."""
+    size = _most_set_in((_nominal_size(spans, n), len(s["text"])) for n, s in enumerate(spans))
     # a contents entry's dot leaders may come from another font than its bold title
     worded = [s for s in spans if not _leader(s["text"])] or spans
     bold = styled and all(s["flags"] & 16 or _bold_font(s["font"]) for s in worded)
@@ -463,6 +462,16 @@ def _bold_font(name: str) -> bool:
 @cache
 def _mono_font(name: str) -> bool:
     return bool(_MONO_FONT.search(name.rpartition("+")[2]))
+
+
+def _most_set_in(sizes: Iterable[tuple[float, int]]) -> float:
+    """The size most characters are set in, of (size, characters) pairs: a footnote
+    mark or an index set small does not make a title line smaller than the title
+    line above it, nor a heading beside its smaller number less of a heading."""
+    weights: dict[float, int] = {}
+    for size, chars in sizes:
+        weights[size] = weights.get(size, 0) + chars
+    return max(weights, key=weights.__getitem__)
 
 
 def _nominal_size(spans: list[dict], n: int) -> float:
@@ -503,8 +512,7 @@ def _lines_from_chars(fragments: list[Piece], *, join_rows: bool = False) -> lis
         else:
             rows.append([piece])
     for row in rows:
-        chars = sum(len(p.chars) for p in row) or 1
-        size = sum(p.size * len(p.chars) for p in row) / chars
+        size = _most_set_in((p.size, len(p.chars)) for p in row)
         bold, mono = (all(p.styled[i] for p in row) for i in (0, 1))
         for words in horizontal_lines([c for p in row for c in p.chars], size):
             lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono))
