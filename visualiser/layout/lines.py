@@ -13,6 +13,9 @@ from visualiser.layout.items import Item, PageRead, RawLine
 from visualiser.patterns import numbers_aside
 
 RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
+# the top share of a page a running head that names the section may sit in: KOMA-Script
+# and other classes set it lower than a recurring head, a line above the text
+SECTION_MARK_BAND = 0.15
 
 
 def join_rows(items: list[Item]) -> list[Item]:
@@ -110,7 +113,7 @@ def drop_running_lines(pages: list[PageRead]) -> int:
 
 def drop_section_marks(pages: list[PageRead]) -> int:
     """Remove running heads that name the current section (a book's chapter, a
-    statute's "§ 6 Becoming a Member"): a page's top line in the head margin, set
+    statute's "§ 6 Becoming a Member"): a page's top line in its top 15 %, set
     apart from the text below it, whose text (numbers aside) is a heading of the body
     on that page or an earlier one, set larger than it, where such a line sits on two
     pages or more at one height. Its text changes with the section, so
@@ -122,18 +125,24 @@ def drop_section_marks(pages: list[PageRead]) -> int:
     for page in pages:
         height = page.height if page.rotation % 180 == 0 else page.width
         lines = [(i, i.line) for i in page.items if i.line is not None and i.line.horizontal]
-        body = [(i, line) for i, line in lines if i.bbox[3] >= height * RUNNING_MARGIN]
-        for _, line in body:
-            text = numbers_aside(line.text)
-            seen[text] = max(seen.get(text, 0.0), line.size)
-        if not body:
+        if len(lines) < 2:
             continue
         top, line = min(lines, key=lambda pair: pair[0].bbox[1])
+        body = [(i, line) for i, line in lines
+                if i is not top and i.bbox[3] >= height * RUNNING_MARGIN]
+        for _, body_line in body:
+            text = numbers_aside(body_line.text)
+            seen[text] = max(seen.get(text, 0.0), body_line.size)
+        if not body:
+            continue
         below = min(i.bbox[1] for i, _ in body)
-        if (top.bbox[3] < height * RUNNING_MARGIN and top.role is None
+        text = numbers_aside(line.text)
+        if (top.bbox[3] < height * SECTION_MARK_BAND and top.role is None
                 and below - top.bbox[3] > top.bbox[3] - top.bbox[1]
-                and seen.get(numbers_aside(line.text), 0.0) > line.size + 0.5):
+                and seen.get(text, 0.0) > line.size + 0.5):
             marks.append((page, top))
+        elif top.bbox[3] >= height * RUNNING_MARGIN:
+            seen[text] = max(seen.get(text, 0.0), line.size)  # a heading atop its page
     if len(marks) < 2:
         return 0
     usual = sorted(item.bbox[1] for _, item in marks)[len(marks) // 2]
