@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 import pymupdf
@@ -199,6 +200,23 @@ def test_bidi_turns_visual_order_back_into_reading_order(logical, visual):
     lines = horizontal_lines(chars, 12.0)
     assert [" ".join(t for _, t in line) for line in lines] == [logical]
 
+
+def test_a_space_of_arabic_in_logical_order_parts_the_words_where_it_is_written():
+    """LuaTeX writes vocalised Arabic in logical order and MuPDF boxes each space as if
+    the pen moved right from the letter before it: over that word's last letters.
+    Sorted by position, the space fell inside the word ("دَجَاجَ ةُ أَ بِي")."""
+    chars, x = [], 400.0
+    for word in ("دَجَاجَةُ", "أَبِي"):
+        for c in word:
+            if unicodedata.category(c) == "Mn":  # a vowel mark: zero width, on its letter
+                chars.append(((x, 0.0, x, 12.0), c))
+                continue
+            x -= 6.0
+            chars.append(((x, 0.0, x + 6.0, 12.0), c))
+        chars.append(((x + 3.0, 0.0, x + 9.0, 12.0), " "))  # the space, boxed rightwards
+        x -= 4.0  # the gap it makes, left of the word
+    lines = horizontal_lines(chars[:-1], 12.0)
+    assert [" ".join(t for _, t in line) for line in lines] == ["دَجَاجَةُ أَبِي"]
 
 def _trace_char(c: str, x: float, width: float) -> tuple:
     """One glyph as `page.get_texttrace()` reports it: (unicode, glyph, origin, bbox)."""

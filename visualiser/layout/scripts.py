@@ -185,6 +185,22 @@ def _clusters(chars: Sequence[Char]) -> list[_Cluster]:
     return out
 
 
+def _place_spaces(clusters: list[_Cluster]) -> None:
+    """Spaces of right-to-left text written in logical order sit between the words
+    they part. MuPDF boxes a space as if the pen moved right, from the glyph before
+    it, so in an Arabic line it overlaps the last letters of that word and, sorted by
+    position, falls inside it (LuaTeX's vocalised "دَجَاجَ ةُ" for "دَجَاجَةُ"). Where the
+    glyphs around a space run leftwards (the stream is in logical order), the space
+    is moved into the gap between them."""
+    for n in range(1, len(clusters) - 1):
+        space, before, after = clusters[n], clusters[n - 1], clusters[n + 1]
+        if (space.text.isspace() and not before.text.isspace() and not after.text.isspace()
+                and (is_rtl(before.text[0]) or is_rtl(after.text[0]))
+                and after.box[2] <= before.box[0] + 0.5 and space.box[2] > before.box[0]):
+            x0, x1 = sorted((after.box[2], before.box[0]))
+            space.box = (x0, space.box[1], x1, space.box[3])
+
+
 def _kind(c: str) -> str:
     """The bidi class that matters here: R(ight-to-left), L(eft-to-right), N(umber),
     or O(ther: spaces, punctuation)."""
@@ -315,6 +331,7 @@ def horizontal_lines(chars: Sequence[Char], size: float) -> list[list[WordBox]]:
     if any(is_rtl(c.text[0]) for c in clusters):
         # visual order, left to right, for the bidi algorithm; a left-to-right line
         # keeps the content stream's order (MuPDF's, as for every other line)
+        _place_spaces(clusters)
         clusters.sort(key=lambda c: c.centre)
     parts: list[list[_Cluster]] = [[]]
     last_solid: _Cluster | None = None
