@@ -792,6 +792,32 @@ def test_a_draft_papers_line_numbers_on_both_margins_are_left_out():
     assert any("162 line numbers in the margin" in w for w in processed.layout.warnings)
 
 
+def test_a_drafts_two_columns_numbered_in_both_margins_are_read_column_by_column():
+    """ACM's author draft: two columns 22 pt apart on one baseline grid, every line
+    numbered in the left margin and the right one. Read with the text, the numbers
+    made each row of the page look like a table's row (number, left line, right line,
+    number) and the reading order went across the gutter, line by line."""
+    doc = pymupdf.open()
+    number = 1
+    for page_no in range(3):
+        page = doc.new_page(width=612, height=792)
+        for side, x0, numbers_x in (("lft", 54, 28), ("rgt", 318, 566)):
+            for n in range(40):
+                y = 90 + n * 14
+                page.insert_text((numbers_x, y), str(number), fontsize=6)
+                number += 1
+                words = " ".join(f"{side}{page_no}n{n:02d}k{k}" for k in range(5))
+                assert 190 < pymupdf.get_text_length(words, "helv", 9) < 240  # full lines
+                page.insert_text((x0, y), words, fontsize=9)
+    text = process_pdf(doc.tobytes(), "draft.pdf").source.text.split()
+    for page_no in range(3):
+        left = [i for i, w in enumerate(text) if w.startswith(f"lft{page_no}n")]
+        right = [i for i, w in enumerate(text) if w.startswith(f"rgt{page_no}n")]
+        assert len(left) == len(right) == 200
+        assert max(left) < min(right), f"page {page_no + 1} read across its columns"
+    assert not [w for w in text if w.isdigit()]
+
+
 def test_a_forms_numbered_lines_keep_their_numbers():
     """A form numbers its lines too (1, 2, 3, 5, 6, …: sub-lines "4a" between), with
     its section labels in the margin left of them: those numbers are the form's."""

@@ -256,6 +256,25 @@ def drop_line_numbers(pages: list[PageRead]) -> int:
     return dropped
 
 
+def margin_numbers(page: PageRead) -> list[Item]:
+    """The lone numbers of `page`'s margin line numbering, as `drop_line_numbers` sees
+    it on one page (whether they go is decided over the whole document). Read with
+    the text, a draft's numbers down both margins make every row of its two columns
+    look like a table's row, and the reading order would go across the gutter."""
+    lone = {id(item): item for _, _, column in _line_number_columns(page)
+            if len(column) >= LINE_NUMBERS_MIN and not _years(column)
+            for item, _ in column if item.line is not None and len(item.line.words) == 1}
+    return list(lone.values())  # a number may align on both edges: once
+
+
+def _years(column: list[tuple[Item, int]]) -> bool:
+    """A column of years, most of it (a statistical table's 1996, 1997, …), not line
+    numbers: before the tables are found it looks just like them."""
+    years = sum(item.line is not None and 1800 <= int(item.line.words[at][1]) <= 2100
+                for item, at in column)
+    return 4 * years >= 3 * len(column)
+
+
 def _line_number_columns(page: PageRead) -> list[tuple[int, float, list[tuple[Item, int]]]]:
     """The columns of margin line numbers on `page` (two numbers or more): the edge
     they align on (0 left, 2 right), its x, and (item, 0 or -1: the line's first or

@@ -29,6 +29,7 @@ from visualiser.layout.engines import (
 )
 from visualiser.layout.figures import Figure, drawing_boxes, find_figures
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
+from visualiser.layout.lines import margin_numbers
 from visualiser.layout.ocr import ocr_available, ocr_page
 from visualiser.layout.order import reading_order
 from visualiser.layout.scripts import (
@@ -160,6 +161,16 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     contents = cache(page.read_contents)  # the content stream, read once if at all
     # the drawings, read once for tables and figures
     paths = page.get_cdrawings() if not mostly_vertical and may_draw(page, contents) else []
+    # margin line numbers stay out of the tables and the reading order: beside every
+    # row of a draft's two columns, they make its rows look like a table's and take
+    # the reading order across the gutter; they are read after the text they number
+    numbers = [] if mostly_vertical else margin_numbers(
+        _page_read(page, [Item("line", line.bbox, line=line) for line in lines]))
+    if numbers:
+        apart = {id(item.line) for item in numbers}
+        boxes = {item.line.words[0][0] for item in numbers if item.line is not None}
+        lines = [line for line in lines if id(line) not in apart]
+        words = [w for w in words if tuple(w[:4]) not in boxes]
     items = [] if mostly_vertical else find_tables(page, textpage, words, paths)
     table_boxes = [item.bbox for item in items]
     lines = _outside(lines, table_boxes)
@@ -181,7 +192,8 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
             if member.line is not None:
                 member.role = "note"  # a figure's label: never a heading, nor in a paragraph
     # a few lines written top to bottom on a horizontal page are notes (`_in_order`)
-    return _page_read(page, _in_order(items + vertical, text_width, figures))
+    ordered = _in_order(items + vertical, text_width, figures)
+    return _page_read(page, ordered + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
 
 
 def may_draw(page: pymupdf.Page, contents: Callable[[], bytes] | None = None) -> bool:
