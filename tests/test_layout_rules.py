@@ -818,6 +818,26 @@ def test_a_drafts_two_columns_numbered_in_both_margins_are_read_column_by_column
     assert not [w for w in text if w.isdigit()]
 
 
+def test_a_watermark_set_slantwise_is_left_out_and_said_but_a_slanted_label_stays():
+    """ACM's author draft, a "Sample" biosketch: a watermark set at 45° across the
+    page. Its box, a square over both columns, bridged the gutter and every chunk it
+    joined covered half the page; it is no text of the document. A short slanted
+    label (a table's column header set at 45°) is text and stays."""
+    def draw(page):
+        _column(page, 54, 296, 60, 700, _words("west", 260))
+        _column(page, 318, 560, 60, 700, _words("east", 260))
+        centre = pymupdf.Point(150, 560)
+        page.insert_text(centre, "CONFIDENTIAL DRAFT", fontsize=40, color=(0.8, 0.8, 0.8),
+                         morph=(centre, pymupdf.Matrix(45)))
+        label = pymupdf.Point(300, 740)
+        page.insert_text(label, "Q1 total", fontsize=8, morph=(label, pymupdf.Matrix(45)))
+    doc = process_pdf(_pdf(draw), "watermark.pdf")
+    words = doc.source.text.split()
+    west, east = _positions(doc.source.text, "west"), _positions(doc.source.text, "east")
+    assert len(west) == len(east) == 260 and max(west) < min(east)
+    assert "CONFIDENTIAL" not in words and "Q1" in words
+    assert any("watermark" in w and "CONFIDENTIAL DRAFT" in w for w in doc.layout.warnings)
+
 def test_a_forms_numbered_lines_keep_their_numbers():
     """A form numbers its lines too (1, 2, 3, 5, 6, …: sub-lines "4a" between), with
     its section labels in the margin left of them: those numbers are the form's."""

@@ -68,6 +68,13 @@ def build_layout(pages: list[PageRead]) -> Layout:
         builder.layout.warnings.append(
             f"{numbered} line numbers in the margin (a transcript's or a draft's) were left "
             "out of the chunks")
+    marked = [page for page in pages if page.watermarks]
+    if marked:
+        texts = list(dict.fromkeys(" ".join(page.watermarks) for page in marked))
+        builder.layout.warnings.append(
+            f"a watermark set slantwise across {len(marked)} page(s) was left out of the "
+            "chunks: " + "; ".join(f"“{text[:80]}”" for text in texts[:3])
+            + ("; …" if len(texts) > 3 else ""))
     return builder.layout
 
 

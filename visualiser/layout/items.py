@@ -60,3 +60,4 @@ class PageRead:
     ocr: bool = False
     warning: str | None = None
     warnings: list[str] = field(default_factory=list)  # more than one thing to say
+    watermarks: list[str] = field(default_factory=list)  # slanted text left out of it

@@ -154,7 +154,12 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         return _page_read(page, [], warning=(
             f"page {page.number + 1} has no text layer and OCR is unavailable "
             "(install tesseract-ocr); its words are missing"))
-    lines, vertical_lines = text_lines(textpage, styled=True, page=page, words=words)
+    watermarks: list[tuple[int, int, str]] = []
+    lines, vertical_lines = text_lines(textpage, styled=True, page=page, words=words,
+                                       watermarks=watermarks)
+    if watermarks:
+        marked = {(block, line) for block, line, _ in watermarks}
+        words = [w for w in words if (w[5], w[6]) not in marked]
     # The table finder reads cells across, which scrambles a page set in columns of
     # vertical text (its ruled frames are not tables); such pages have no tables.
     mostly_vertical = _word_count(vertical_lines) > _word_count(lines)
@@ -193,7 +198,9 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
                 member.role = "note"  # a figure's label: never a heading, nor in a paragraph
     # a few lines written top to bottom on a horizontal page are notes (`_in_order`)
     ordered = _in_order(items + vertical, text_width, figures)
-    return _page_read(page, ordered + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
+    read = _page_read(page, ordered + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
+    read.watermarks = [text for _, _, text in watermarks]
+    return read
 
 
 def may_draw(page: pymupdf.Page, contents: Callable[[], bytes] | None = None) -> bool:
@@ -278,7 +285,9 @@ def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[It
 
 
 def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page | None = None,
-               words: list | None = None) -> tuple[list[RawLine], list[RawLine]]:
+               words: list | None = None,
+               watermarks: list[tuple[int, int, str]] | None = None,
+               ) -> tuple[list[RawLine], list[RawLine]]:
     """Text lines with their words and style: the horizontal lines, and the vertical
     ones (read top to bottom). OCR text (`styled=False`) comes in one stand-in font, so
     its bold and monospace flags say nothing and are ignored.
@@ -287,7 +296,9 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
     and vertical ones, are rebuilt from their characters by `scripts.py` (with the
     stretching glyphs of right-to-left lines that the text layer drops, when `page`
     is given). `words` is the text page's `extractWORDS()` when the caller has it
-    already."""
+    already. With `watermarks`, a line set slantwise across the page ("DRAFT",
+    "Unpublished working draft.") is no line: its block, line and text are added
+    there instead (its box, a square over the columns, would bridge them)."""
     words_by_line: dict[tuple[int, int], list[WordBox]] = {}
     for x0, y0, x1, y1, text, block_no, line_no, _ in (
             textpage.extractWORDS() if words is None else words):
@@ -304,6 +315,9 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
         for line_no, line, text in block_lines:
             spans = [s for s in line["spans"] if s["text"].strip()]
             if not spans:
+                continue
+            if watermarks is not None and _watermark(line, textpage.rect):
+                watermarks.append((block_no, line_no, text.strip()))
                 continue
             size, bold, mono = _style(spans, styled)
             mono = mono and not only_addresses(text)  # a byline's or footnote's link
@@ -389,6 +403,17 @@ def _letter_spaced(words: list[WordBox], size: float) -> list[WordBox]:
         return words  # no word is spaced out, only short words in a row ("at me as if")
     return [(union(words[i][0] for i in run), "".join(words[i][1] for i in run))
             for run in runs]
+
+
+WATERMARK_SPAN = 0.25  # of the page's width: a slanted line this long is a watermark
+
+
+def _watermark(line: dict, page: pymupdf.Rect) -> bool:
+    """Is `line` set slantwise (between about 10° and 80°) and long across the page? A
+    table's slanted column header is short; a watermark spans the text."""
+    dx, _ = line["dir"]
+    x0, y0, x1, y1 = line["bbox"]
+    return 0.17 < abs(dx) < 0.98 and max(x1 - x0, y1 - y0) >= WATERMARK_SPAN * page.width
 
 
 def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[WordBox]:
