@@ -838,6 +838,7 @@ def test_a_watermark_set_slantwise_is_left_out_and_said_but_a_slanted_label_stay
     assert "CONFIDENTIAL" not in words and "Q1" in words
     assert any("watermark" in w and "CONFIDENTIAL DRAFT" in w for w in doc.layout.warnings)
 
+
 def test_a_forms_numbered_lines_keep_their_numbers():
     """A form numbers its lines too (1, 2, 3, 5, 6, …: sub-lines "4a" between), with
     its section labels in the margin left of them: those numbers are the form's."""
@@ -1441,3 +1442,47 @@ def test_a_paragraph_goes_on_past_a_listing_wider_than_its_caption():
     text = " ".join(process_pdf(doc.tobytes(), "listing.pdf").source.text.split())
     assert "a hurricane name from a person name. The second table" in text
     assert text.index("Figure 6: Similarity") > text.index("The second table")
+
+
+def test_notes_in_the_margin_are_read_after_the_text_and_leave_its_paragraphs_whole():
+    """A package manual's macro names (`\\DescribeMacro`), a statute's side notes: short
+    lines in the margin beside a paragraph's lines, set apart by a gap. No column the
+    reading order keeps apart (they are not running text), they were read by rows
+    into the paragraph and cut it in three. They are read after the page's text."""
+    def draw(page):
+        _body(page, 150, _words("body", 150))
+        for y, note in ((112, "\\firstmacro"), (160, "\\secondmacro")):
+            page.insert_text((70, y), note, fontsize=9, fontname="cour")
+        page.insert_text((550, 136), "NOTE", fontsize=8)  # beside justified text
+    doc = process_pdf(_pdf(draw), "margin-notes.pdf")
+    blocks = [doc.layout.block_text(b) for b in doc.layout.blocks]
+    paragraph = next(text for text in blocks if "body0" in text)
+    assert _positions(paragraph, "body") == list(range(150)), "one paragraph, in order"
+    assert "\\firstmacro" not in paragraph and "NOTE" not in paragraph
+    words = doc.source.text.split()
+    assert words.index("\\firstmacro") > words.index("body149")
+    assert words.index("\\secondmacro") > words.index("\\firstmacro")
+    assert "NOTE" in words
+
+
+def test_a_description_lists_terms_at_the_text_edge_are_no_margin_notes():
+    """A description list: terms at the text's left edge, each description beside its
+    term. The descriptions are most of the running text, so they seem to be the text
+    block and the terms its margin; but the heading above starts where the terms do:
+    the terms are part of the text, each read before its description."""
+    def draw(page):
+        page.insert_text((60, 80), "Characters of the story", fontsize=14)
+        for n, y in enumerate(range(110, 500, 60)):
+            page.insert_text((60, y + 10), f"Term{n}", fontsize=10, fontname="hebo")
+            _column(page, 160, 540, y, y + 50, _words(f"desc{n}x", 16))
+    doc = process_pdf(_pdf(draw), "description-list.pdf")
+    words = doc.source.text.split()
+    order = [words.index(word) for n in range(7) for word in (f"Term{n}", f"desc{n}x0")]
+    assert order == sorted(order), "each term before its description, in turn"
+
+
+def _body(page: pymupdf.Page, x0: float, text: str) -> None:
+    """`text` justified in a column from `x0` to the page's right margin."""
+    left = page.insert_textbox(pymupdf.Rect(x0, 100, 540, 700), text, fontsize=10,
+                               fontname="helv", align=pymupdf.TEXT_ALIGN_JUSTIFY)
+    assert left >= 0, "the text must fit its box"

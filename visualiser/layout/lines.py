@@ -391,3 +391,88 @@ def _aside(item: Item) -> bool:
     """A figure's part: a picture, or a line that is a figure's label."""
     return item.kind == "image" or (item.line is not None and item.role == "note"
                                     and item.line.horizontal)
+
+
+NOTE_GAP = 0.8  # em between a margin note and the text block it stands beside
+NOTE_SHARE = 0.12  # of a page's characters: notes are a minority
+_PROSE = 6  # words: a line this long is running text, the text block's substance
+
+
+def margin_notes(items: list[Item]) -> list[Item]:
+    """The notes set in a page's margin beside its one text block (a package manual's
+    macro names, a statute's side notes, a textbook's key words): lines wholly left or
+    right of where the page's running text starts and ends, set apart by a gap. Short
+    and sparse, they are no column the reading order would keep apart, and read by
+    rows they split each paragraph they stand beside.
+
+    Only where the page's running text is one block (four fifths of its lines start
+    at one left edge, a paragraph's indent allowed: a page in two columns has no
+    margin to find) and the notes are a minority, at most one beside every two lines
+    of running text: a glossary's terms or a CV's dates, one per entry, stay. A
+    section number or a list label hung in the margin belongs to its line."""
+    lines = [i for i in items if i.kind == "line" and i.line is not None and i.role is None
+             and i.line.horizontal]
+    prose = [i for i in lines if _running_text(i.line.text)]  # type: ignore[union-attr]
+    if len(prose) < 5:
+        return []
+    size = sorted(i.line.size for i in prose)[len(prose) // 2]  # type: ignore[union-attr]
+    left = Counter(round(i.bbox[0]) for i in prose).most_common(1)[0][0]
+    block = [i for i in prose if -0.5 * size <= i.bbox[0] - left <= 2.5 * size]
+    starts = [i for i in lines if i.bbox[0] >= left - 0.5 * size]
+    runs_on = [i for i in prose if i.bbox[0] - left > 2.5 * size
+               and _runs_on(i, starts, size)]  # the rest of a row after a change of font
+    if 5 * (len(block) + len(runs_on)) < 4 * len(prose):
+        return []
+    right = max(i.bbox[2] for i in block)
+    # a right margin only beside justified text: ragged lines give no edge to be
+    # outside of (a proof's "Q.E.D." set flush right is no note)
+    justified = 2 * sum(i.bbox[2] >= right - 0.5 * size for i in block) >= len(block)
+    top, bottom = min(i.bbox[1] for i in block), max(i.bbox[3] for i in block)
+    gap = NOTE_GAP * size
+    beside = [i for i in lines if top - size <= i.bbox[1] and i.bbox[3] <= bottom + size
+              and not _hung_label(i.line.text)]  # type: ignore[union-attr]
+    notes = []
+    for side, outside in ((0, lambda box: box[2] <= left - gap),
+                          (1, lambda box: box[0] >= right + gap)):  # left, right
+        found = [i for i in beside if outside(i.bbox)]
+        if not found or (side == 1 and not justified):
+            continue
+        # the notes' column holds nothing else: a line reaching into it (a heading at
+        # the page's edge over a description list's terms) makes it no margin
+        ids = {id(i) for i in found}
+        if side == 0:
+            inner = max(i.bbox[2] for i in found) - size
+            crossed = any(i.bbox[0] < inner for i in lines if id(i) not in ids)
+        else:
+            inner = min(i.bbox[0] for i in found) + size
+            crossed = any(i.bbox[2] > inner for i in lines if id(i) not in ids)
+        if not crossed:
+            notes.extend(found)
+    if not notes or 2 * len(notes) > len(prose):
+        return []
+    characters = sum(len(i.line.text) for i in lines)  # type: ignore[union-attr]
+    if sum(len(i.line.text) for i in notes) > NOTE_SHARE * characters:  # type: ignore[union-attr]
+        return []
+    return notes
+
+
+def _running_text(text: str) -> bool:
+    """Is `text` a line of running text: six words or more, or in a script written
+    without spaces (Chinese, Japanese) twenty characters?"""
+    return len(text.split()) >= _PROSE or (len(text) >= 20 and not text.isascii())
+
+
+def _runs_on(item: Item, lines: list[Item], size: float) -> bool:
+    """Does `item` carry on a row that another of `lines` starts, close before it?"""
+    return any(0 <= item.bbox[0] - other.bbox[2] < 2 * size and same_row(other.bbox, item.bbox)
+               for other in lines if other is not item)
+
+
+_HUNG_LABEL = re.compile(r"^(§+\s*)?[(\[]?([0-9]+(\.[0-9]+)*|[a-zA-Z]|[ivxlcIVXLC]+)[.)\]:]?$")
+
+
+def _hung_label(text: str) -> bool:
+    """A section number ("5.1", "§ 3"), a list label ("(a)", "iv.") or a bullet, which a
+    class may hang in the margin before its line."""
+    text = text.strip()
+    return len(text) <= 2 or bool(_HUNG_LABEL.match(text))

@@ -29,7 +29,7 @@ from visualiser.layout.engines import (
 )
 from visualiser.layout.figures import Figure, drawing_boxes, find_figures
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
-from visualiser.layout.lines import margin_numbers
+from visualiser.layout.lines import margin_notes, margin_numbers
 from visualiser.layout.ocr import ocr_available, ocr_page
 from visualiser.layout.order import reading_order
 from visualiser.layout.scripts import (
@@ -196,9 +196,16 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         for member in figure.members:
             if member.line is not None:
                 member.role = "note"  # a figure's label: never a heading, nor in a paragraph
-    # a few lines written top to bottom on a horizontal page are notes (`_in_order`)
-    ordered = _in_order(items + vertical, text_width, figures)
-    read = _page_read(page, ordered + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
+    # notes in the margin beside the text are read after it, top to bottom, as are a
+    # few lines written top to bottom on a horizontal page (`_in_order`)
+    notes = margin_notes(items)
+    for note in notes:
+        note.role = "note"
+    aside = {id(note) for note in notes}
+    ordered = _in_order([i for i in items if id(i) not in aside] + vertical, text_width,
+                        figures)
+    read = _page_read(page, ordered + sorted(notes, key=lambda i: (i.bbox[1], i.bbox[0]))
+                      + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
     read.watermarks = [text for _, _, text in watermarks]
     return read
 
