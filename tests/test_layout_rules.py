@@ -3,6 +3,8 @@ paragraphs across breaks, hyphenation, monospace text, honest chunk types."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pymupdf
 import pytest
 
@@ -12,6 +14,7 @@ from visualiser.markdown import build_markdown
 from visualiser.pipeline import chunk_report, process_pdf
 from visualiser.strategies import get_strategy
 
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 LOREM = ("the committee shall review every application within thirty days and publish "
          "its reasons together with the supporting data in the docket ")
 
@@ -1486,3 +1489,25 @@ def _body(page: pymupdf.Page, x0: float, text: str) -> None:
     left = page.insert_textbox(pymupdf.Rect(x0, 100, 540, 700), text, fontsize=10,
                                fontname="helv", align=pymupdf.TEXT_ALIGN_JUSTIFY)
     assert left >= 0, "the text must fit its box"
+
+
+def test_a_title_with_a_thanks_mark_is_the_title_and_its_author_no_heading():
+    """`\\thanks` in a LaTeX title puts an asterisk after it ("Die Dokumentklasse
+    jura ∗"); a mark after a name makes a byline, so the title was no heading and
+    the author below it, taken for the title, headed the whole document. In the
+    document's largest type an asterisk is the title's; a dagger stays a byline's."""
+    if not Path(DEJAVU).exists():
+        pytest.skip("DejaVu Sans (fonts-dejavu-core) is needed for the ∗ glyph")
+
+    def draw(page):
+        page.insert_font(fontname="dv", fontfile=DEJAVU)
+        page.insert_text((200, 100), "The quire class ∗", fontsize=17, fontname="dv")
+        page.insert_text((230, 130), "Felix Marlow", fontsize=12)
+        page.insert_text((235, 150), "1998/07/06", fontsize=12)
+        page.insert_text((72, 190), "1 Introduction", fontsize=14, fontname="hebo")
+        _column(page, 72, 520, 200, 400, LOREM * 6)
+        page.insert_text((72, 430), "2 Options", fontsize=14, fontname="hebo")
+        _column(page, 72, 520, 440, 640, LOREM * 6)
+    headings = [text for _, text in _headings(_pdf(draw))]
+    assert headings[0].startswith("The quire class") and "∗" in headings[0]
+    assert headings[1:] == ["1 Introduction", "2 Options"]

@@ -27,6 +27,7 @@ _SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|§+\s*\d+(\.\
 _MULTI_LEVEL = re.compile(r"^\d{1,2}(\.\d{1,2}){1,3}\.?$")
 # an e-mail, a web address, an author's or affiliation's footnote mark: a byline
 _BYLINE = re.compile(r"@|https?:|www\.|[†‡⋆∗]")
+_ADDRESS = re.compile(r"@|https?:|www\.")
 _NAME = r"(?:[A-Z]\.\s*)+[A-Z][\w'’-]+"
 # two names at least, or one with "et al.": one alone may be a lettered heading
 # ("A. Overview")
@@ -183,7 +184,13 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     words = text.split()
     letters = len(_LETTER.findall(text))
     digits = sum(map(str.isdigit, text))
-    if (letters < 2 or digits > letters or is_byline(text) or text.startswith(_TAIL_START)
+    # A title in the document's largest type may carry a thanks mark ("The jura class ∗",
+    # `\thanks` in `\title`, which takes the first of LaTeX's marks, an asterisk):
+    # only a dagger ("Denis Bitouzé †") makes a byline of a line in the title's size
+    titled = (kind == "heading" and level == 1 and not _ADDRESS.search(text)
+              and any(mark in text for mark in "∗⋆*"))
+    if (letters < 2 or digits > letters or (is_byline(text) and not titled)
+            or text.startswith(_TAIL_START)
             or any(is_date(line.text) for line in lines) or _LEADER.search(text)
             or sum(word in _OPERATORS for word in words) >= 2):
         # figures, bylines, dates, the table of contents, a formula or its tail
