@@ -1511,3 +1511,37 @@ def test_a_title_with_a_thanks_mark_is_the_title_and_its_author_no_heading():
     headings = [text for _, text in _headings(_pdf(draw))]
     assert headings[0].startswith("The quire class") and "∗" in headings[0]
     assert headings[1:] == ["1 Introduction", "2 Options"]
+
+
+def test_a_word_in_capitals_does_not_make_a_chinese_line_one_in_capitals():
+    """Chinese and Japanese have no case: a line of them with a word in capitals
+    ("LATEX コマンドは…", "文档中的 PDF …") was "in capitals", so it broke from the
+    paragraph it opens and became a heading. Only cased letters, nearly all of the
+    line's, make a line in capitals."""
+    lines = ["PDF 文件和 DVD 光盘中的内容都可以由这个程序读出并且保存为文本文件",
+             "读出的内容按照原来的顺序排列每一页的文字都放在同一个文件里面并且",
+             "每一个段落之间用空行分开这样就可以方便地进行检索和阅读以及修改",
+             "如果文件中有图片则图片会被保存为单独的文件并在文本中留下位置标记"]
+
+    def draw(page):
+        page.insert_text((72, 80), "程序说明", fontsize=16, fontname="china-s")
+        for n, line in enumerate(lines):
+            page.insert_text((72, 110 + 16 * n), line, fontsize=12, fontname="china-s")
+    doc = process_pdf(_pdf(draw), "cjk-capitals.pdf")
+    blocks = [(b.kind, doc.layout.block_text(b)) for b in doc.layout.blocks]
+    assert [text for kind, text in blocks if kind == "heading"] == ["程序说明"]
+    paragraphs = [text for kind, text in blocks if kind == "paragraph"]
+    assert len(paragraphs) == 1 and paragraphs[0].startswith("PDF"), "one paragraph"
+
+
+def test_a_numbered_title_set_like_the_text_ends_before_the_paragraph_under_it():
+    """A subsection's title in the text's size and weight ("3.1.3 Windows", in TeX
+    Live's Japanese guide), spaced from its paragraph like the paragraph's lines: a
+    paragraph's first line is full, so a short numbered one is its own block, the
+    heading. A contents entry ends in its page number and stays an entry."""
+    def draw(page):
+        page.insert_text((72, 100), "3.1.3 Windows", fontsize=10)
+        _column(page, 84, 540, 103, 170, LOREM * 3)
+        page.insert_text((72, 200), "3.1.4 Cygwin", fontsize=10)
+        _column(page, 84, 540, 203, 270, LOREM * 3)
+    assert [text for _, text in _headings(_pdf(draw))] == ["3.1.3 Windows", "3.1.4 Cygwin"]

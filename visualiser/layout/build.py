@@ -23,6 +23,7 @@ from visualiser.layout.headings import (
     is_division_label,
     is_section_number,
     looks_like_heading,
+    numbered_title,
     refine,
     size_class,
 )
@@ -640,6 +641,9 @@ def _continues(previous: RawLine, line: RawLine, line_gap: float, opening: bool 
     if (looks_like_heading(previous.text) != looks_like_heading(line.text)
             and not _ends_in_capitals(previous, line)):
         return False  # "TITLE II" or "GENERAL PROVISIONS" over its first paragraph
+    if opening and numbered_title(previous.text) and (
+            previous.bbox[2] < line.bbox[2] - 10 * line.size):
+        return False  # "3.1.3 Windows", set like the text: a paragraph's first line is full
     if (margin is not None and line.bbox[0] - margin > 1.2 * line.size
             and previous.text.endswith((".", "?", "!", ":", "\"", "”"))):
         return False  # indented after a full stop: the next speaker, the next paragraph

@@ -174,8 +174,25 @@ def looks_like_heading(text: str) -> bool:
         return False
     if _names_division(text) and len(words) <= 6 and not text.rstrip().endswith("."):
         return True
-    letters = len(_LETTER.findall(text))
-    return letters >= 4 and text.upper() == text and text.lower() != text
+    return in_capitals(text)
+
+
+def numbered_title(text: str) -> bool:
+    """"3.1.3 Windows": a subsection's number and a short title, no sentence."""
+    words = text.split()
+    return (1 < len(words) <= 8 and bool(_MULTI_LEVEL.match(words[0]))
+            and not words[-1].isdigit()  # a contents entry's page number
+            and not text.rstrip().endswith((".", ",", ";", ":", "-")))
+
+
+def in_capitals(text: str) -> bool:
+    """Is `text` set in capitals: four letters or more, nearly all of its letters
+    cased, none of them lower case? In Chinese or Japanese, which have no case, a
+    word in capitals ("LATEX コマンドは…") does not make the line one in capitals."""
+    letters = _LETTER.findall(text)
+    cased = [c for c in letters if c.lower() != c.upper()]
+    return (len(cased) >= 4 and 5 * len(cased) >= 4 * len(letters)
+            and text.upper() == text)
 
 
 def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) -> tuple[str, int]:
@@ -218,7 +235,7 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
         return kind, level
     if size >= SPECIMEN * style.body and size not in style.levels:
         return kind, level  # a specimen of type (`DocumentStyle.of`)
-    capitals = letters >= 4 and text.upper() == text and text.lower() != text
+    capitals = in_capitals(text)
     if _names_division(text):
         return "heading", style.next_level
     if not (first[0].isupper() or first[0].isdigit() or not first[0].isalpha()):
