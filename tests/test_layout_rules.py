@@ -9,6 +9,7 @@ import pymupdf
 import pytest
 
 from visualiser.geometry import union
+from visualiser.layout.headings import is_date
 from visualiser.layout.model import Block, Layout, Line, Page, Word
 from visualiser.markdown import build_markdown
 from visualiser.pipeline import chunk_report, process_pdf
@@ -1545,3 +1546,32 @@ def test_a_numbered_title_set_like_the_text_ends_before_the_paragraph_under_it()
         page.insert_text((72, 200), "3.1.4 Cygwin", fontsize=10)
         _column(page, 84, 540, 203, 270, LOREM * 3)
     assert [text for _, text in _headings(_pdf(draw))] == ["3.1.3 Windows", "3.1.4 Cygwin"]
+
+
+def test_a_titles_release_line_in_its_type_is_no_part_of_the_title():
+    """`\\title{The arabluatex package \\\\ v1.20 – 2020/03/23}`: the release line is set
+    in the title's type, so it joined the title, and the date in the block made the
+    whole of it no heading; the author below, taken for the title, headed the
+    document. The release line is a block of its own: the title stays the title, and
+    the author over an address is a byline."""
+    def draw(page):
+        page.insert_text((200, 100), "The quire package", fontsize=17)
+        page.insert_text((205, 122), "v1.20, 2020/03/23", fontsize=17)
+        page.insert_text((240, 150), "Felix Marlow", fontsize=12)
+        page.insert_text((225, 166), "marlow@quire.example.org", fontsize=12)
+        page.insert_text((72, 200), "1 Introduction", fontsize=14, fontname="hebo")
+        _column(page, 72, 520, 210, 400, LOREM * 6)
+    assert [text for _, text in _headings(_pdf(draw))] == ["The quire package",
+                                                           "1 Introduction"]
+
+
+@pytest.mark.parametrize(("text", "date"), [
+    ("١٩ اردیبهشت ١٣٩۴", True),  # a Persian title page's solar date
+    ("۲۵ اسفند ۱۴۰۰", True),
+    ("3 مارس 2021", True),  # Arabic, Egyptian month names
+    ("12 تشرين الأول 2019", True),  # Levantine
+    ("February 8, 1988", True),
+    ("کاربرد مهر در متن", False),  # a month's name in a sentence is no date
+])
+def test_dates_in_persian_and_arabic_give_a_title_block_away(text, date):
+    assert is_date(text) is date

@@ -264,7 +264,10 @@ class _Builder:
                 same_block = (
                     (line_kind == "paragraph" and kind in ("paragraph", "list_item"))
                     or (line_kind == kind and kind in ("code", "heading")
-                        and line_level == level)
+                        and line_level == level
+                        # a title's release line set in its type ("The arabluatex
+                        # package" / "v1.20 – 2020/03/23") is no line of the title
+                        and not (kind == "heading" and is_date(raw.text)))
                 )
                 joins = (same_block and last is not None and (item.role == "note") == note
                          and _continues(last, raw, self.line_gap, opening=len(group) == 1,

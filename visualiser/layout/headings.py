@@ -139,7 +139,14 @@ def is_byline(text: str) -> bool:
 
 
 _MONTH = (r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|"
-          r"sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?)\.?")
+          r"sep(t|tember)?|oct(ober)?|nov(ember)?|dec(ember)?"
+          # the Persian solar months, and the Gregorian ones as Persian and Arabic
+          # (Egyptian and Levantine) write them: a title page's date in either script
+          r"|فروردین|اردیبهشت|خرداد|تیر|مرداد|شهریور|مهر|آبان|آذر|دی|بهمن|اسفند"
+          r"|ژانویه|فوریه|آوریل|مه|ژوئن|ژوئیه|اوت|سپتامبر|اکتبر|نوامبر|دسامبر"
+          r"|يناير|فبراير|مارس|أبريل|ابريل|مايو|يونيو|يوليو|أغسطس|سبتمبر|أكتوبر|نوفمبر|ديسمبر"
+          r"|كانون الثاني|شباط|آذار|نيسان|أيار|حزيران|تموز|آب|أيلول|تشرين الأول"
+          r"|تشرين الثاني|كانون الأول)\.?")
 _DATE = re.compile(
     rf"({_MONTH}\s+\d{{1,2}}(st|nd|rd|th)?,?\s+\d{{4}}"  # February 8, 1988
     rf"|\d{{1,2}}(st|nd|rd|th)?\.?\s+{_MONTH}\s+\d{{4}}"  # 8 February 1988
