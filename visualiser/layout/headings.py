@@ -196,10 +196,11 @@ def in_capitals(text: str) -> bool:
     """Is `text` set in capitals: four letters or more, nearly all of its letters
     cased, none of them lower case? In Chinese or Japanese, which have no case, a
     word in capitals ("LATEX コマンドは…") does not make the line one in capitals."""
+    if text.upper() != text:
+        return False  # a lower-case letter: most lines, decided without a loop
     letters = _LETTER.findall(text)
     cased = [c for c in letters if c.lower() != c.upper()]
-    return (len(cased) >= 4 and 5 * len(cased) >= 4 * len(letters)
-            and text.upper() == text)
+    return len(cased) >= 4 and 5 * len(cased) >= 4 * len(letters)
 
 
 def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) -> tuple[str, int]:

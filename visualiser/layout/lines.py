@@ -429,12 +429,12 @@ def margin_notes(items: list[Item]) -> list[Item]:
     justified = 2 * sum(i.bbox[2] >= right - 0.5 * size for i in block) >= len(block)
     top, bottom = min(i.bbox[1] for i in block), max(i.bbox[3] for i in block)
     gap = NOTE_GAP * size
-    beside = [i for i in lines if top - size <= i.bbox[1] and i.bbox[3] <= bottom + size
-              and not _hung_label(i.line.text)]  # type: ignore[union-attr]
     notes = []
     for side, outside in ((0, lambda box: box[2] <= left - gap),
                           (1, lambda box: box[0] >= right + gap)):  # left, right
-        found = [i for i in beside if outside(i.bbox)]
+        found = [i for i in lines if outside(i.bbox)
+                 and top - size <= i.bbox[1] and i.bbox[3] <= bottom + size
+                 and not _hung_label(i.line.text)]  # type: ignore[union-attr]
         if not found or (side == 1 and not justified):
             continue
         # the notes' column holds nothing else: a line reaching into it (a heading at

@@ -323,7 +323,7 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
             spans = [s for s in line["spans"] if s["text"].strip()]
             if not spans:
                 continue
-            if watermarks is not None and _watermark(line, textpage.rect):
+            if watermarks is not None and _watermark(line, textpage):
                 watermarks.append((block_no, line_no, text.strip()))
                 continue
             size, bold, mono = _style(spans, styled)
@@ -415,12 +415,14 @@ def _letter_spaced(words: list[WordBox], size: float) -> list[WordBox]:
 WATERMARK_SPAN = 0.25  # of the page's width: a slanted line this long is a watermark
 
 
-def _watermark(line: dict, page: pymupdf.Rect) -> bool:
+def _watermark(line: dict, textpage: pymupdf.TextPage) -> bool:
     """Is `line` set slantwise (between about 10° and 80°) and long across the page? A
-    table's slanted column header is short; a watermark spans the text."""
-    dx, _ = line["dir"]
+    table's slanted column header is short; a watermark spans the text. (The text
+    page's size, a new object at each reading, is read only for slanted lines.)"""
+    if not 0.17 < abs(line["dir"][0]) < 0.98:
+        return False
     x0, y0, x1, y1 = line["bbox"]
-    return 0.17 < abs(dx) < 0.98 and max(x1 - x0, y1 - y0) >= WATERMARK_SPAN * page.width
+    return max(x1 - x0, y1 - y0) >= WATERMARK_SPAN * textpage.rect.width
 
 
 def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[WordBox]:
