@@ -30,10 +30,19 @@ def _pdf(draw) -> bytes:  # type: ignore[no-untyped-def]
 
 
 def _column(page: pymupdf.Page, x0: float, x1: float, top: float, bottom: float,
-            text: str, size: float = 10, font: str = "helv") -> None:
+            text: str, size: float = 10, font: str = "helv",
+            align: int = pymupdf.TEXT_ALIGN_LEFT) -> None:
     left = page.insert_textbox(pymupdf.Rect(x0, top, x1, bottom), text, fontsize=size,
-                               fontname=font)
+                               fontname=font, align=align)
     assert left >= 0, "the text must fit its box"
+
+
+def _sections(page: pymupdf.Page, titles: list[str], top: float) -> None:
+    """Numbered sections under a title block: each title in bold, prose under it."""
+    for n, title in enumerate(titles):
+        y = top + 240 * n
+        page.insert_text((72, y), title, fontsize=14, fontname="hebo")
+        _column(page, 72, 520, y + 10, y + 210, LOREM * 6)
 
 
 def _words(marker: str, n: int) -> str:
@@ -1454,7 +1463,8 @@ def test_notes_in_the_margin_are_read_after_the_text_and_leave_its_paragraphs_wh
     reading order keeps apart (they are not running text), they were read by rows
     into the paragraph and cut it in three. They are read after the page's text."""
     def draw(page):
-        _body(page, 150, _words("body", 150))
+        _column(page, 150, 540, 100, 700, _words("body", 150),
+                align=pymupdf.TEXT_ALIGN_JUSTIFY)
         for y, note in ((112, "\\firstmacro"), (160, "\\secondmacro")):
             page.insert_text((70, y), note, fontsize=9, fontname="cour")
         page.insert_text((550, 136), "NOTE", fontsize=8)  # beside justified text
@@ -1485,12 +1495,6 @@ def test_a_description_lists_terms_at_the_text_edge_are_no_margin_notes():
     assert order == sorted(order), "each term before its description, in turn"
 
 
-def _body(page: pymupdf.Page, x0: float, text: str) -> None:
-    """`text` justified in a column from `x0` to the page's right margin."""
-    left = page.insert_textbox(pymupdf.Rect(x0, 100, 540, 700), text, fontsize=10,
-                               fontname="helv", align=pymupdf.TEXT_ALIGN_JUSTIFY)
-    assert left >= 0, "the text must fit its box"
-
 
 def test_a_title_with_a_thanks_mark_is_the_title_and_its_author_no_heading():
     """`\\thanks` in a LaTeX title puts an asterisk after it ("Die Dokumentklasse
@@ -1505,10 +1509,7 @@ def test_a_title_with_a_thanks_mark_is_the_title_and_its_author_no_heading():
         page.insert_text((200, 100), "The quire class ∗", fontsize=17, fontname="dv")
         page.insert_text((230, 130), "Felix Marlow", fontsize=12)
         page.insert_text((235, 150), "1998/07/06", fontsize=12)
-        page.insert_text((72, 190), "1 Introduction", fontsize=14, fontname="hebo")
-        _column(page, 72, 520, 200, 400, LOREM * 6)
-        page.insert_text((72, 430), "2 Options", fontsize=14, fontname="hebo")
-        _column(page, 72, 520, 440, 640, LOREM * 6)
+        _sections(page, ["1 Introduction", "2 Options"], 190)
     headings = [text for _, text in _headings(_pdf(draw))]
     assert headings[0].startswith("The quire class") and "∗" in headings[0]
     assert headings[1:] == ["1 Introduction", "2 Options"]
@@ -1559,8 +1560,7 @@ def test_a_titles_release_line_in_its_type_is_no_part_of_the_title():
         page.insert_text((205, 122), "v1.20, 2020/03/23", fontsize=17)
         page.insert_text((240, 150), "Felix Marlow", fontsize=12)
         page.insert_text((225, 166), "marlow@quire.example.org", fontsize=12)
-        page.insert_text((72, 200), "1 Introduction", fontsize=14, fontname="hebo")
-        _column(page, 72, 520, 210, 400, LOREM * 6)
+        _sections(page, ["1 Introduction"], 200)
     assert [text for _, text in _headings(_pdf(draw))] == ["The quire package",
                                                            "1 Introduction"]
 

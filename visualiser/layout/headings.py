@@ -26,8 +26,8 @@ _SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|§+\s*\d+(\.\
 # 2.1, 3.4.1: sections, not list items (and not dates: 2020.1.1)
 _MULTI_LEVEL = re.compile(r"^\d{1,2}(\.\d{1,2}){1,3}\.?$")
 # an e-mail, a web address, an author's or affiliation's footnote mark: a byline
-_BYLINE = re.compile(r"@|https?:|www\.|[†‡⋆∗]")
 _ADDRESS = re.compile(r"@|https?:|www\.")
+_BYLINE = re.compile(_ADDRESS.pattern + r"|[†‡⋆∗]")  # an address, or a footnote mark
 _NAME = r"(?:[A-Z]\.\s*)+[A-Z][\w'’-]+"
 # two names at least, or one with "et al.": one alone may be a lettered heading
 # ("A. Overview")

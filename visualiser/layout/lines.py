@@ -429,31 +429,37 @@ def margin_notes(items: list[Item]) -> list[Item]:
     justified = 2 * sum(i.bbox[2] >= right - 0.5 * size for i in block) >= len(block)
     top, bottom = min(i.bbox[1] for i in block), max(i.bbox[3] for i in block)
     gap = NOTE_GAP * size
-    notes = []
-    for side, outside in ((0, lambda box: box[2] <= left - gap),
-                          (1, lambda box: box[0] >= right + gap)):  # left, right
-        found = [i for i in lines if outside(i.bbox)
-                 and top - size <= i.bbox[1] and i.bbox[3] <= bottom + size
-                 and not _hung_label(i.line.text)]  # type: ignore[union-attr]
-        if not found or (side == 1 and not justified):
-            continue
-        # the notes' column holds nothing else: a line reaching into it (a heading at
-        # the page's edge over a description list's terms) makes it no margin
-        ids = {id(i) for i in found}
-        if side == 0:
-            inner = max(i.bbox[2] for i in found) - size
-            crossed = any(i.bbox[0] < inner for i in lines if id(i) not in ids)
-        else:
-            inner = min(i.bbox[0] for i in found) + size
-            crossed = any(i.bbox[2] > inner for i in lines if id(i) not in ids)
-        if not crossed:
-            notes.extend(found)
+    found = [i for i in lines if (i.bbox[2] <= left - gap
+                                  or (justified and i.bbox[0] >= right + gap))
+             and top - size <= i.bbox[1] and i.bbox[3] <= bottom + size
+             and not _hung_label(i.line.text)]  # type: ignore[union-attr]
+    on_left = [i for i in found if i.bbox[2] <= left - gap]
+    notes = _alone(on_left, lines, size) + _alone(
+        [i for i in found if i.bbox[2] > left - gap], lines, size, right=True)
     if not notes or 2 * len(notes) > len(prose):
         return []
     characters = sum(len(i.line.text) for i in lines)  # type: ignore[union-attr]
     if sum(len(i.line.text) for i in notes) > NOTE_SHARE * characters:  # type: ignore[union-attr]
         return []
     return notes
+
+
+def _alone(notes: list[Item], lines: list[Item], size: float, right: bool = False,
+           ) -> list[Item]:
+    """`notes` if their column in the margin holds nothing else: a line reaching into
+    it (a heading at the page's edge over a description list's terms) makes it no
+    margin, and its lines part of the text."""
+    if not notes:
+        return []
+    ids = {id(i) for i in notes}
+    others = [i for i in lines if id(i) not in ids]
+    if right:
+        inner = min(i.bbox[0] for i in notes) + size
+        crossed = any(i.bbox[2] > inner for i in others)
+    else:
+        inner = max(i.bbox[2] for i in notes) - size
+        crossed = any(i.bbox[0] < inner for i in others)
+    return [] if crossed else notes
 
 
 def _running_text(text: str) -> bool:

@@ -196,16 +196,10 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
         for member in figure.members:
             if member.line is not None:
                 member.role = "note"  # a figure's label: never a heading, nor in a paragraph
-    # notes in the margin beside the text are read after it, top to bottom, as are a
-    # few lines written top to bottom on a horizontal page (`_in_order`)
-    notes = margin_notes(items)
-    for note in notes:
-        note.role = "note"
-    aside = {id(note) for note in notes}
-    ordered = _in_order([i for i in items if id(i) not in aside] + vertical, text_width,
-                        figures)
-    read = _page_read(page, ordered + sorted(notes, key=lambda i: (i.bbox[1], i.bbox[0]))
-                      + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
+    # notes (a few lines written top to bottom on a horizontal page, short lines in the
+    # margin beside the text) are read after the body (`_in_order`)
+    ordered = _in_order(items + vertical, text_width, figures)
+    read = _page_read(page, ordered + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
     read.watermarks = [text for _, _, text in watermarks]
     return read
 
@@ -275,20 +269,22 @@ def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
 
 
 def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[Item]:
-    """The body in reading order, then the notes: on a page of horizontal text, a
-    rotated line (a margin stamp, a note set sideways) is not part of the body and
-    would otherwise be read into the middle of its paragraphs."""
+    """The body in reading order, then the notes, which would otherwise be read into
+    the middle of its paragraphs: on a page of horizontal text, the rotated lines (a
+    margin stamp, a note set sideways), then the notes in the margin beside the text
+    (`margin_notes`), top to bottom."""
     lines = [i.line for i in items if i.line is not None]
     sideways = sum(len(line.text) for line in lines if not line.horizontal)
-    if not sideways or 2 * sideways >= sum(len(line.text) for line in lines):
-        return reading_order(items, width, figures)
-    notes = [i for i in items if i.line is not None and not i.line.horizontal]
-    for note in notes:
+    rotated = [] if not sideways or 2 * sideways >= sum(len(line.text) for line in lines) \
+        else [i for i in items if i.line is not None and not i.line.horizontal]
+    beside = margin_notes(items)
+    for note in rotated + beside:
         note.role = "note"
-    sideways_ids = {id(note) for note in notes}
-    body = [i for i in items if id(i) not in sideways_ids]
-    return reading_order(body, width, figures) + sorted(notes,
-                                                        key=lambda i: (i.bbox[0], i.bbox[1]))
+    aside = {id(note) for note in rotated + beside}
+    body = [i for i in items if id(i) not in aside]
+    return (reading_order(body, width, figures)
+            + sorted(rotated, key=lambda i: (i.bbox[0], i.bbox[1]))
+            + sorted(beside, key=lambda i: (i.bbox[1], i.bbox[0])))
 
 
 def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page | None = None,
