@@ -108,6 +108,19 @@ def test_a_section_number_set_apart_joins_its_title():
     assert "2." not in headings and "5.1" not in headings
 
 
+def test_a_callout_number_on_the_picture_above_a_heading_is_not_its_number():
+    """A manual numbers the parts of its photos ("3" in a circle by the card's zone);
+    a heading under the photo is no section 3 ("3 Hands-free unlocking")."""
+    def draw(page):
+        _picture(page, pymupdf.Rect(72, 60, 260, 200))
+        page.draw_circle((150, 212), 8, color=(0, 0, 0))  # on the photo's lower edge
+        page.insert_text((146, 216), "3", fontsize=10, fontname="hebo")
+        page.insert_text((72, 290), "Hands-free unlocking", fontsize=12, fontname="hebo")
+        _column(page, 72, 260, 300, 450, LOREM * 2, size=9)
+    headings = [text for _, text in _headings(_pdf(draw))]
+    assert headings == ["Hands-free unlocking"]
+
+
 def test_a_page_number_at_the_end_of_a_contents_line_is_no_section_number():
     # KOMA-Script's contents: bold entries with their page number at the right margin
     # and no leaders; "1" was taken as the number of the next entry ("1 A. Overview")
@@ -376,6 +389,24 @@ def test_prose_beside_a_figure_or_a_small_table_is_a_text_chunk(with_table):
     expected = ["text", "table"] if with_table else ["text"]
     assert [c["chunk_type"] for c in report["chunks"]] == expected
     assert "![" not in report["chunks"][0]["text"]  # a picture writes no stand-in text
+
+
+def test_a_tall_picture_close_beside_the_text_leaves_it_read_top_to_bottom():
+    """A photo down the page's side, set closer to the text than a column gutter, took
+    every line beside it into one row with it, and the page was read in the order its
+    PDF writes it: here the last paragraph first. Read after the lines beside it, it
+    parts none of their paragraphs."""
+    def draw(page):
+        _picture(page, pymupdf.Rect(440, 120, 572, 720))  # from the first one's middle
+        for marker, top in (("cedar", 500), ("apple", 60), ("birch", 280)):  # as written
+            _column(page, 72, 435, top, top + 200, _words(marker, 90), size=11,
+                    align=pymupdf.TEXT_ALIGN_JUSTIFY)
+    source = process_pdf(_pdf(draw), "photo.pdf").source
+    a, b, c = (_positions(source.text, m) for m in ("apple", "birch", "cedar"))
+    assert len(a) == len(b) == len(c) == 90
+    assert max(a) < min(b) and max(b) < min(c)
+    kinds = [block.kind for block in source.blocks]
+    assert kinds[-1] == "image" and "image" not in kinds[:-1]
 
 
 def test_a_picture_with_its_caption_alone_is_an_image_chunk():

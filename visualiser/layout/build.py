@@ -159,6 +159,7 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
 
 # question and answer in a typewritten transcript: speakers, not a lettered list
 _TESTIMONY = frozenset({"Q.", "A."})
+_NUMBER_ABOVE = 2.0  # a section number set above its title is at most this many of its lines up
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
 # what a sentence (or a run-in label, "Note:") ends with, in the scripts we read
@@ -371,14 +372,16 @@ class _Builder:
 
     def _beside_title(self, number: Block, title_line: int) -> bool:
         """Is the section number `number` set where a title's number goes: on the
-        title's row, close to it, or above it, over its first line? A number at the
-        far end of the line above (a contents page's "Preamble … 1") is that line's."""
+        title's row, close to it, or right above it, over its first line? A number at
+        the far end of the line above (a contents page's "Preamble … 1") is that
+        line's; one far above (a callout "3" on the photo over a manual's heading) is
+        no part of the title."""
         n = self.layout.lines[number.line_ids[0]].bbox
         t = self.layout.lines[title_line].bbox
         height = t[3] - t[1]
         if n[1] < t[3] and t[1] < n[3]:  # one row
             return max(t[0] - n[2], n[0] - t[2]) < 3 * height
-        return n[0] < t[2] and t[0] < n[2]
+        return n[0] < t[2] and t[0] < n[2] and t[1] - n[3] < _NUMBER_ABOVE * height
 
     def _title_goes_on(self, before: Block, level: int, line_ids: list[int]) -> bool:
         """Is a level-1 heading of a few words, right under the level-1 heading

@@ -26,6 +26,7 @@ Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
 _PROSE_WORDS = 4  # a line of this many words is running text
 _HEADING_SIZE = 1.08  # type this much larger than the running text beside it is a heading
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
+_TALL = 3.0  # a picture or table this many lines high is a row of its own
 
 
 def reading_order(items: list[Item], width: float = 0.0,
@@ -455,15 +456,43 @@ def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
     running text (a title written before the number in the badge to its left). On a
     page written right to left a row of lines side by side reads from the right: a
     form's label before the value on its left, whatever order they were drawn in."""
-    ordered: list[Item] = []
-    row: list[Item] = []
+    limit = _TALL * _line_height(items)
+    # A picture or table many lines high makes no row: as the first of one it took
+    # in every line beside it, and a photo down the page's side had the whole page
+    # read in the order its PDF happens to write it. It is read after the rows
+    # beside it, so that it parts no paragraph it stands beside, and before the
+    # first row set on or under it (its labels, its caption).
+    tall = sorted((i for i in items if i.kind != "line" and i.bbox[3] - i.bbox[1] > limit),
+                  key=lambda i: (i.bbox[3], i.bbox[0]))
+    taken = {id(i) for i in tall}
+    rows: list[list[Item]] = []
     for item in sorted(items, key=lambda i: (i.bbox[1], i.bbox[0])):
-        if row and not _same_row(row[0].bbox, item.bbox):
-            ordered.extend(_in_row(row, rtl))
-            row = []
-        row.append(item)
-    ordered.extend(_in_row(row, rtl))
+        if id(item) in taken:
+            continue
+        if not rows or not _same_row(rows[-1][0].bbox, item.bbox):
+            rows.append([])
+        rows[-1].append(item)
+    ordered: list[Item] = []
+    for row in rows:
+        middle = (row[0].bbox[1] + row[0].bbox[3]) / 2  # a caption's box may touch it
+        due = [t for t in tall if t.bbox[3] <= middle or (t.bbox[1] <= middle and any(
+            i.bbox[0] < t.bbox[2] and t.bbox[0] < i.bbox[2] for i in row))]
+        if due:
+            ordered.extend(due)
+            placed = {id(t) for t in due}
+            tall = [t for t in tall if id(t) not in placed]
+        ordered.extend(_in_row(row, rtl))
+    ordered.extend(tall)
     return ordered
+
+
+def _line_height(items: list[Item]) -> float:
+    """The median height of the lines among `items`; infinite without lines running
+    across (on a page whose content is drawn turned, its text space has them
+    running down, and rows of it mean nothing)."""
+    heights = sorted(i.bbox[3] - i.bbox[1] for i in items
+                     if i.kind == "line" and i.bbox[2] - i.bbox[0] > i.bbox[3] - i.bbox[1])
+    return heights[len(heights) // 2] if heights else float("inf")
 
 
 def _in_row(row: list[Item], rtl: bool) -> list[Item]:
