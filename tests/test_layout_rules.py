@@ -436,6 +436,30 @@ def test_a_footnote_mark_raised_against_a_word_is_a_word_of_its_own():
     assert risk.bbox[2] <= mark.bbox[0] + 0.5  # the mark's box starts where the word ends
 
 
+def test_an_accent_set_over_its_letter_is_one_letter_with_it():
+    """TeX's old font encoding sets "Schütze" as "Sch", a diaeresis moved back over the
+    "u", and "utze": the text layer reads "Sch¨utze". An accent with an advance of its
+    own ("don´t" typed with an acute, a backtick in code) stays as written."""
+    def draw(page):
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font(fontfile=DEJAVU)
+        for y, (before, accent, after) in ((100, ("Sch", "¨", "utze")),
+                                           (120, ("P", "˚", "al")),
+                                           (140, ("Baudi", "ˇ", "s"))):
+            writer.append((72, y), before, font=font, fontsize=11)
+            x = writer.last_point.x
+            writer.append((x, y), accent, font=font, fontsize=11)
+            writer.append((x, y), after, font=font, fontsize=11)  # back over the letter
+        writer.append((72, 160), "don´t run `ls` there", font=font, fontsize=11)
+        writer.write_text(page)
+    doc = process_pdf(_pdf(draw), "accents.pdf")
+    words = [w.text for w in doc.layout.words]
+    assert words[:3] == ["Schütze", "Pål", "Baudiš"]
+    assert words[3:] == ["don´t", "run", "`ls`", "there"]
+    schutze = doc.layout.words[0].bbox
+    assert schutze[0] == pytest.approx(72, abs=0.5)  # the word keeps its box
+
+
 def _left_column_lines(page: pymupdf.Page, lines: list[str], top: float = 80) -> None:
     for n, line in enumerate(lines):
         page.insert_text((40, top + 13 * n), line, fontsize=10)

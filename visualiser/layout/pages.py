@@ -20,6 +20,7 @@ from multiprocessing import get_context
 import pymupdf
 
 from visualiser.geometry import BBox, area, centre, holds_centre, same_row, union
+from visualiser.layout.accents import has_accent, with_accents
 from visualiser.layout.engines import (
     DEFAULT_OPTIONS,
     LayoutEngine,
@@ -328,6 +329,10 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
             if not vertical and not by_chars:
                 words = words_by_line.get((block_no, line_no))
                 if words:
+                    if has_accent(text):  # "P˚al": an old TeX font's accent over its letter
+                        if raw is None:
+                            raw = textpage.extractRAWDICT()["blocks"]
+                        words = with_accents(words, _chars(raw, block_no, line_no))
                     words = _split_marks(words, spans, size) if styled else words
                     words = _letter_spaced(words, size)
                     if not text.isascii():
@@ -338,8 +343,7 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
                 continue
             if raw is None:
                 raw = textpage.extractRAWDICT()["blocks"]
-            chars = [(tuple(c["bbox"]), c["c"])
-                     for s in raw[block_no]["lines"][line_no]["spans"] for c in s["chars"]]
+            chars = _chars(raw, block_no, line_no)
             if page is not None and any(map(is_rtl, text)):
                 if stretching is None:
                     stretching = stretching_glyphs(page.get_texttrace())
@@ -371,6 +375,12 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
                                           horizontal=False))
     lines, stacks = split_stacked_letters(lines)  # "P R I N T" spelled down a form's margin
     return lines, vertical_lines + stacks
+
+
+def _chars(raw: list[dict], block_no: int, line_no: int) -> list[tuple[BBox, str]]:
+    """The characters of a line of `raw` (the text page's `extractRAWDICT` blocks)."""
+    return [(tuple(c["bbox"]), c["c"])
+            for s in raw[block_no]["lines"][line_no]["spans"] for c in s["chars"]]
 
 
 LETTER_GAP = 0.3  # em: letters spaced out are closer than words set with spaces
