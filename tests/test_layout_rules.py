@@ -88,6 +88,26 @@ def test_rows_of_short_cells_are_read_row_by_row():
     assert read == [x for n in range(12) for x in (f"number{n}", f"p{3 + 7 * n}")]
 
 
+def test_a_contents_page_in_two_columns_is_read_column_by_column():
+    # a handbook's contents in two columns of entries, each with dot leaders to its
+    # page number, on one line grid: read as rows, the two columns' entries alternated
+    titles = ["Abomination", "Bear", "Corpse", "Deepstalker", "Golem"]  # short entries
+
+    def draw(page):
+        for n in range(20):
+            y = 80 + 14 * n
+            for x, side in ((57, "left"), (328, "right")):
+                title = f"{side}{n}-{titles[n % len(titles)]}"
+                end = x + pymupdf.get_text_length(title, fontsize=10)
+                page.insert_text((x, y), title, fontsize=10)
+                dots = int((x + 205 - end) / pymupdf.get_text_length(".", fontsize=10))
+                page.insert_text((end, y), "." * dots, fontsize=10)
+                page.insert_text((x + 208, y), str(3 + n), fontsize=10)
+    words = process_pdf(_pdf(draw), "contents.pdf").source.text.split()
+    read = [w.split("-")[0] for w in words if w.startswith(("left", "right"))]
+    assert read == [f"left{n}" for n in range(20)] + [f"right{n}" for n in range(20)]
+
+
 def _headings(data: bytes) -> list[tuple[int, str]]:
     doc = process_pdf(data, "h.pdf")
     return [(b.level, b.heading) for b in doc.source.blocks if b.kind == "heading"]

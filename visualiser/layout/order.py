@@ -13,6 +13,7 @@ row by row.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 
@@ -27,6 +28,8 @@ _PROSE_WORDS = 4  # a line of this many words is running text
 _HEADING_SIZE = 1.08  # type this much larger than the running text beside it is a heading
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 _TALL = 3.0  # a picture or table this many lines high is a row of its own
+_CONTENTS_ENTRIES = 3  # dot-leader lines that make a column of contents entries
+_DOTS = re.compile(r"(?:\.\s?){4,}|…{2,}")  # dot leaders (a form's blanks "____" are none)
 
 
 def reading_order(items: list[Item], width: float = 0.0,
@@ -436,6 +439,8 @@ def _reads_as_rows(columns: list[list[Item]]) -> bool:
     prose = [sum(1 for i in c if i.line and len(i.line.words) >= 4) / len(c) for c in lines]
     if min(prose) >= 0.2:
         return False  # running text on every side: columns, even on a shared line grid
+    if all(_contents_column(c) for c in lines):
+        return False  # a contents page in columns: each side's rows are whole entries
     paired = total = 0
     for left, right in zip(lines, lines[1:], strict=False):
         for item in min(left, right, key=len):
@@ -443,6 +448,15 @@ def _reads_as_rows(columns: list[list[Item]]) -> bool:
             total += 1
             paired += any(_same_row(item.bbox, o.bbox) for o in other)
     return total > 0 and (paired == 0 or paired / total >= 0.7)
+
+
+def _contents_column(lines: list[Item]) -> bool:
+    """Are `lines` a column of contents entries, each with its dot leaders to its page
+    number? Side by side, such columns share a line grid as a form's labels and values
+    do, but an entry is whole on its side: read across, the entries interleave."""
+    leaders = sum(1 for i in lines if i.line and _DOTS.search(i.line.text))
+    rows = len({round((i.bbox[1] + i.bbox[3]) / 2) for i in lines})
+    return leaders >= _CONTENTS_ENTRIES and leaders >= 0.5 * rows
 
 
 def _same_row(a: BBox, b: BBox) -> bool:
