@@ -128,6 +128,23 @@ def test_a_section_number_set_apart_joins_its_title():
     assert "2." not in headings and "5.1" not in headings
 
 
+def test_a_heading_whose_words_begin_with_table_or_schedule_is_no_caption():
+    # a caption's label is a number, a letter or a roman numeral ("Table 2", "Exhibit
+    # B"); a heading's word is none: "3 TABLEFORMER: Robust Structural" / "Table
+    # Encoding" (TableFormer's section 3) lost its second line, "Schedule of Fees" was
+    # no heading
+    def draw(page):
+        page.insert_text((72, 80), "3 Robust Structural", fontsize=14, fontname="hebo")
+        page.insert_text((72, 96), "Table Encoding", fontsize=14, fontname="hebo")
+        _column(page, 72, 540, 110, 220, LOREM * 4)
+        page.insert_text((72, 250), "Schedule of Fees", fontsize=14, fontname="hebo")
+        _column(page, 72, 540, 265, 400, LOREM * 4)
+        page.insert_text((72, 430), "Table 2: Fees by year", fontsize=10)
+        _column(page, 72, 540, 445, 560, LOREM * 3)
+    headings = [text for _, text in _headings(_pdf(draw))]
+    assert headings == ["3 Robust Structural Table Encoding", "Schedule of Fees"]
+
+
 def test_a_callout_number_on_the_picture_above_a_heading_is_not_its_number():
     """A manual numbers the parts of its photos ("3" in a circle by the card's zone);
     a heading under the photo is no section 3 ("3 Hands-free unlocking")."""

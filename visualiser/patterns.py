@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 
-# "Table 3", "Figure 2a", "Fig. 1", "Exhibit B", "Schedule 4": a caption line
-CAPTION = re.compile(r"^(table|figure|fig\.|exhibit|chart|schedule)\s+[\dA-Z]", re.IGNORECASE)
+# "Table 3", "Figure 2a", "Fig. 1", "Exhibit B", "TABLE IV", "Table S1": a caption
+# line. Its label is a number, a capital letter or a roman numeral, never a word: a
+# heading "Table Encoding", "Schedule of Fees" or "Chart Your Progress" is no caption.
+CAPTION = re.compile(r"^(?i:table|figure|fig\.|exhibit|chart|schedule)\s+"
+                     r"(?:\d|[A-Z](?![A-Za-z])|[IVXLC]+\b)")
 # The marker of a numbered list item, as a word of its own: "3.", "b)", "iv."
 NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 # Bullet glyphs a list item starts with (a glyph is not a word of the item)
