@@ -797,6 +797,29 @@ def test_entries_of_a_table_of_contents_are_not_headings():
     assert [text for _, text in _headings(_pdf(draw))] == ["Contents", "1 Introduction"]
 
 
+def test_each_contents_entry_is_a_paragraph_of_its_own():
+    """An entry ends at its page number: the entries under it, set close below and
+    indented, are the next entries, not the rest of its paragraph. An entry that wraps
+    (its first line without leaders) stays one."""
+    entries = [(72, "Creatures . . . . . . . . . . . . . . . . 6"),
+               (86, "Abomination . . . . . . . . . . . . . . 6"),
+               (86, "Arcane Horror . . . . . . . . . . . . . 7"),
+               (86, "Falon'Din: Friend of the Dead, the"),
+               (86, "Guide . . . . . . . . . . . . . . . . . 9"),
+               (72, "Items . . . . . . . . . . . . . . . . . . 12")]
+
+    def draw(page):
+        page.insert_text((72, 70), "Contents", fontsize=18, fontname="hebo")
+        for n, (x, text) in enumerate(entries):
+            page.insert_text((x, 100 + 13 * n), text, fontsize=10)
+        _column(page, 72, 540, 200, 500, LOREM * 9)
+    doc = process_pdf(_pdf(draw), "contents.pdf")
+    paragraphs = [doc.source.text[b.start:b.end].split(" .")[0]
+                  for b in doc.source.blocks if b.kind == "paragraph"][:5]
+    assert paragraphs == ["Creatures", "Abomination", "Arcane Horror",
+                          "Falon'Din: Friend of the Dead, the Guide", "Items"]
+
+
 def test_a_listing_with_blank_lines_is_one_code_block_indented_as_on_the_page():
     """Blank lines cut a listing into blocks; it is written as one fence, its lines
     indented as they are set, and an option and its description, cut apart at the

@@ -15,6 +15,12 @@ import re
 # heading "Table Encoding", "Schedule of Fees" or "Chart Your Progress" is no caption.
 CAPTION = re.compile(r"^(?i:table|figure|fig\.|exhibit|chart|schedule)\s+"
                      r"(?:\d|[A-Z](?![A-Za-z])|[IVXLC]+\b)")
+# Dot leaders, as a contents entry runs from its title to its page number ("Scope
+# . . . . 4", "Scope ........ 4"); a form's blanks ("Name ____") are none
+DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}")
+# a line that ends a contents entry: its leaders, then the page number ("12", "A-3", "iv")
+ENTRY_END = re.compile(rf"(?:{DOT_LEADER.pattern})\s*(?:[A-Z]-?)?"
+                       r"(?:\d{1,4}|[ivxlc]{1,6}|[IVXLC]{1,6})$")
 # The marker of a numbered list item, as a word of its own: "3.", "b)", "iv."
 NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 # Bullet glyphs a list item starts with (a glyph is not a word of the item)

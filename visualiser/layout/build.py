@@ -38,7 +38,7 @@ from visualiser.layout.lines import (
 )
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 from visualiser.layout.scripts import right_to_left
-from visualiser.patterns import BULLETS, CAPTION, NUMBERED_ITEM
+from visualiser.patterns import BULLETS, CAPTION, ENTRY_END, NUMBERED_ITEM
 
 # What an engine's role makes of a line; "running" lines never reach a block.
 _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragraph",
@@ -644,6 +644,8 @@ def _continues(previous: RawLine, line: RawLine, line_gap: float, opening: bool 
     from it and no space above it."""
     if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
+    if ENTRY_END.search(previous.text):
+        return False  # a contents entry ends at its page number: the next line is the next
     if (looks_like_heading(previous.text) != looks_like_heading(line.text)
             and not _ends_in_capitals(previous, line)):
         return False  # "TITLE II" or "GENERAL PROVISIONS" over its first paragraph

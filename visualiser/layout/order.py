@@ -13,7 +13,6 @@ row by row.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 
@@ -21,6 +20,7 @@ from visualiser.geometry import BBox, centre, holds_centre
 from visualiser.layout.figures import Figure
 from visualiser.layout.items import Item
 from visualiser.layout.scripts import right_to_left
+from visualiser.patterns import DOT_LEADER
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
@@ -29,7 +29,6 @@ _HEADING_SIZE = 1.08  # type this much larger than the running text beside it is
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 _TALL = 3.0  # a picture or table this many lines high is a row of its own
 _CONTENTS_ENTRIES = 3  # dot-leader lines that make a column of contents entries
-_DOTS = re.compile(r"(?:\.\s?){4,}|…{2,}")  # dot leaders (a form's blanks "____" are none)
 
 
 def reading_order(items: list[Item], width: float = 0.0,
@@ -454,7 +453,7 @@ def _contents_column(lines: list[Item]) -> bool:
     """Are `lines` a column of contents entries, each with its dot leaders to its page
     number? Side by side, such columns share a line grid as a form's labels and values
     do, but an entry is whole on its side: read across, the entries interleave."""
-    leaders = sum(1 for i in lines if i.line and _DOTS.search(i.line.text))
+    leaders = sum(1 for i in lines if i.line and DOT_LEADER.search(i.line.text))
     rows = len({round((i.bbox[1] + i.bbox[3]) / 2) for i in lines})
     return leaders >= _CONTENTS_ENTRIES and leaders >= 0.5 * rows
 
