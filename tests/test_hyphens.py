@@ -7,7 +7,7 @@ from __future__ import annotations
 import pymupdf
 
 from visualiser.hyphens import LineEndHyphens
-from visualiser.pipeline import process_pdf
+from visualiser.pipeline import chunk_report, process_pdf
 
 
 def _hyphens(*words: str) -> LineEndHyphens:
@@ -69,3 +69,19 @@ def test_in_a_document_the_halves_keep_their_boxes_and_the_text_follows_the_rule
 
 def test_a_word_the_document_spells_joined_is_joined_even_before_a_capital():
     assert _hyphens("TABLEFORMER", "uses").joint("TABLE-", "FORMER") == "join"
+
+
+def test_a_heading_broken_at_a_hyphen_is_joined_in_its_heading_path():
+    """The heading path names the heading as its chunk text writes it: a title broken
+    over two lines at "Develop-" reads "Development" there too."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 80), "Studies Relating to Technological Develop-", fontsize=16,
+                     fontname="hebo")
+    page.insert_text((72, 100), "ment", fontsize=16, fontname="hebo")
+    for n in range(6):
+        page.insert_text((72, 140 + 14 * n), "The studies of the office are reported to "
+                         "the committee every year, with their findings.", fontsize=10)
+    report = chunk_report(process_pdf(doc.tobytes(), "heading.pdf"), "structure_aware")
+    paths = {tuple(c["heading_path"]) for c in report["chunks"]}
+    assert ("Studies Relating to Technological Development",) in paths, paths

@@ -162,6 +162,33 @@ def test_corpus_arabic_page_reads_in_order_with_whole_ligatures():
     assert in_order >= 0.85, in_order
 
 
+def _markdown_of(draw) -> str:
+    doc = pymupdf.open()
+    draw(doc.new_page(width=300, height=300))
+    return process_pdf(doc.tobytes(), "cjk.pdf").source.text
+
+
+def test_chinese_and_japanese_text_has_no_spaces_between_lines_or_down_a_column():
+    """Han and kana are written without spaces: a paragraph wrapped over two lines and
+    a vertical column (one word per character) read as unbroken text, while a space
+    the page sets inside a line stays, and so do spaces in Korean, which has them."""
+    def horizontal(page):
+        page.insert_text((20, 60), "道路交通法施行令の一部を", fontname="japan", fontsize=12)
+        page.insert_text((20, 76), "改正する政令 第一条", fontname="japan", fontsize=12)
+
+    def vertical(page):
+        for k, char in enumerate("内閣は、改正する"):
+            page.insert_text((250, 40 + k * 12), char, fontname="japan", fontsize=12)
+
+    def korean(page):
+        page.insert_text((20, 60), "이 문서는 한국어로", fontname="korea", fontsize=12)
+        page.insert_text((20, 76), "작성되었습니다", fontname="korea", fontsize=12)
+
+    assert "道路交通法施行令の一部を改正する政令 第一条" in _markdown_of(horizontal)
+    assert "内閣は、改正する" in _markdown_of(vertical)
+    assert "이 문서는 한국어로 작성되었습니다" in _markdown_of(korean)
+
+
 def test_corpus_vertical_japanese_reads_in_columns():
     pdf = corpus_file("pdfminer__kampo.pdf")
     with pymupdf.open(pdf) as doc:

@@ -21,7 +21,8 @@ import numpy
 
 from visualiser.geometry import same_row
 from visualiser.hyphens import SOFT_HYPHEN, LineEndHyphens
-from visualiser.layout.model import Block, Layout
+from visualiser.layout.model import Block, Layout, Word
+from visualiser.layout.scripts import is_unspaced
 from visualiser.patterns import NUMBERED_ITEM
 
 SYNTHETIC = -1
@@ -245,9 +246,9 @@ def build_markdown(layout: Layout) -> SourceMarkdown:
             blocks.append(MdBlock("code", start, out.length))
         elif first.kind == "heading":
             out.synthetic("#" * first.level + " ")
-            words = layout.block_words(first)
-            _write_words(out, layout, words)
-            heading = " ".join(layout.words[w].text for w in words)
+            written = len(out.parts)
+            _write_words(out, layout, layout.block_words(first))
+            heading = "".join(out.parts[written:])  # as written: words joined, CJK unspaced
             blocks.append(MdBlock("heading", start, out.length, level=first.level,
                                   heading=heading))
         else:  # a paragraph, perhaps carried on across column and page breaks
@@ -345,6 +346,12 @@ def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
             glued.append(n)
             if joint == "join":
                 texts[n] = texts[n][:-1]
+    # Chinese and Japanese have no spaces: none between a line's end and the next
+    # line's start, nor between the characters of a vertical column (one word each)
+    for n in [n for n, text in enumerate(texts[:-1]) if text[-1:] >= _FIRST_UNSPACED]:
+        if _unspaced_joint(sequence[n], sequence[n + 1]):
+            glued.append(n)
+    glued.sort()
     parts = [" "] * (2 * len(texts) - 1)
     parts[0::2] = texts
     owners = [SYNTHETIC] * len(parts)
@@ -358,6 +365,21 @@ def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
 
 
 _HYPHENS = ("-", SOFT_HYPHEN)  # what a word broken at a line end ends with
+_FIRST_UNSPACED = "\u2e80"  # below it, no character of a script written without spaces
+
+
+def _unspaced_joint(word: Word, after: Word) -> bool:
+    """Do `word` and `after` meet without a space: both of a script written without
+    spaces (Chinese, Japanese), and on different lines or one above the other in a
+    vertical line (their boxes share most of their width; a comma's may overlap the
+    next character's)? Two such words side by side on one line stay apart: the page
+    set a space or a gap between them."""
+    if not (is_unspaced(word.text[-1]) and is_unspaced(after.text[0])):
+        return False
+    if word.line != after.line:
+        return True
+    shared = min(word.bbox[2], after.bbox[2]) - max(word.bbox[0], after.bbox[0])
+    return shared > 0.5 * min(word.bbox[2] - word.bbox[0], after.bbox[2] - after.bbox[0])
 
 
 def _write_table(out: _Writer, layout: Layout, parts: list[Block], dropped: set[int]) -> MdBlock:

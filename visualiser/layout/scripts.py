@@ -134,6 +134,19 @@ def is_wide(c: str) -> bool:
     return unicodedata.east_asian_width(c) in ("W", "F")
 
 
+# Scripts written without spaces between words: Han ideographs, kana, bopomofo, the
+# CJK punctuation and full-width forms. Not hangul: Korean puts spaces between words.
+_UNSPACED = ((0x2E80, 0x2FDF), (0x3000, 0x30FF), (0x3100, 0x312F), (0x31A0, 0x31FF),
+             (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F),
+             (0xFF00, 0xFF60), (0x20000, 0x3FFFF))
+
+
+def is_unspaced(c: str) -> bool:
+    """Is `c` of a script that puts no space between its words (Chinese, Japanese)?"""
+    code = ord(c)
+    return code >= 0x2E80 and any(low <= code <= high for low, high in _UNSPACED)
+
+
 def needs_chars(text: str) -> bool:
     """Does a line's text need the character-level treatment of this module?"""
     if text.isascii():
