@@ -383,3 +383,26 @@ def test_arabic_paragraphs_set_apart_by_an_indent_on_the_right_are_paragraphs():
     text = process_pdf(_arabic_page(draw), "arabic.pdf").source.text
     paragraphs = [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
     assert paragraphs == [_INTRO, _GROWTH, _CLOSING]
+
+
+def test_a_chinese_line_with_a_full_stop_or_comma_is_no_heading_however_tall():
+    """An OCR'd line's size is its box's height, which a speck inflates: Chinese body
+    lines set a little taller than the rest came out as headings. A Chinese or
+    Japanese heading holds no full stop and no full-width comma; a taller line that
+    does is a sentence, and a title without them is still a heading."""
+    from visualiser.layout.items import Item, PageRead, RawLine
+
+    body = "价值首先表现为量的关系表现为不同种使用价值彼此相交换的比例"
+    texts = [(14.0, "2 商品所体现的劳动的二重性"), (10.0, body), (10.0, body),
+             (13.0, "尺度之所以不同，部分是由于被计量的物的性质不同"), (10.0, body),
+             (13.0, "承担者。"), (10.0, body), (10.0, body)]
+    items, top = [], 60.0
+    for size, text in texts:
+        box = (60.0, top, 60.0 + size * len(text), top + size * 1.2)
+        items.append(Item("line", box, line=RawLine(box, [(box, text)], size, False, False)))
+        top += size * 1.2 + 4
+    layout = build_layout([PageRead(1, 612, 792, 0, (1, 0, 0, 1, 0, 0), items)])
+    kinds = {layout.block_text(b): b.kind for b in layout.blocks}
+    assert kinds["2 商品所体现的劳动的二重性"] == "heading", kinds
+    assert not any(kind == "heading" and ("，" in text or "。" in text)
+                   for text, kind in kinds.items()), kinds

@@ -221,7 +221,7 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
         # figures, bylines, dates, the table of contents, a formula or its tail
         return ("paragraph", 0) if kind == "heading" else (kind, level)
     if kind == "heading":
-        if len(words) > MAX_HEADING_WORDS or len(lines) > 3:
+        if len(words) > MAX_HEADING_WORDS or len(lines) > 3 or _cjk_sentence(text):
             return "paragraph", 0
         return kind, level
     if kind not in ("paragraph", "list_item") or len(lines) > 2 or not words or CAPTION.match(text):
@@ -254,6 +254,17 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
     if kind == "paragraph" and len(lines) == 1 and _MULTI_LEVEL.match(first) and len(words) > 1:
         return "heading", min(style.next_level + first.rstrip(".").count("."), 4)
     return kind, level
+
+
+# Chinese and Japanese headings hold no full stop and no full-width comma; a line
+# that does is a sentence, or runs on into one. Its words cannot be counted (no
+# spaces), and an OCR'd line's size is its box's height, which a tall mark or a box
+# stretched over a speck inflates, so body lines of a scan came out as headings.
+_CJK_SENTENCE = re.compile(r"[。，！？]")
+
+
+def _cjk_sentence(text: str) -> bool:
+    return not text.isascii() and _CJK_SENTENCE.search(text) is not None
 
 
 def _names_division(text: str) -> bool:
