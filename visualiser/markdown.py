@@ -377,7 +377,8 @@ def _unspaced_joint(word: Word, after: Word) -> bool:
     vertical line (their boxes share most of their width; a comma's may overlap the
     next character's)? Two such words side by side on one line stay apart: the page
     set a space or a gap between them."""
-    if not (is_unspaced(word.text[-1]) and is_unspaced(after.text[0])):
+    if not (word.text and after.text and is_unspaced(word.text[-1])
+            and is_unspaced(after.text[0])):
         return False
     if word.line != after.line:
         return True
