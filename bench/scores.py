@@ -128,16 +128,27 @@ def boxes(pdf: pymupdf.Document, chunks: list[dict]) -> tuple[float, float] | No
     return statistics.median(recalls), statistics.median(precisions)
 
 
+# A character of Chinese or Japanese is a token of its own in the normalised order:
+# their words have no spaces, so a tool splitting at spaces sees a line of the PDF
+# (a vertical column: one character) where our text has the whole unbroken paragraph
+_CJK_CHAR = re.compile(r"([\u2e80-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+
+
+def _split_cjk(text: str) -> str:
+    return _CJK_CHAR.sub(r" \1 ", text)
+
+
 def pdf_order_normalised(pdf: pymupdf.Document, chunks: list[dict]) -> float | None:
-    """Like `pdf_order`, with the PDF's words and ours both NFKC-normalised and the
-    PDF's line-end hyphenation either joined ("detec-" + "tion") or kept: our text
-    joins a word broken by the typesetter and keeps the hyphen of a compound
-    ("self-publishing"), so a pair in order under either spelling is in order."""
+    """Like `pdf_order`, with the PDF's words and ours both NFKC-normalised, Chinese
+    and Japanese read a character at a time, and the PDF's line-end hyphenation either
+    joined ("detec-" + "tion") or kept: our text joins a word broken by the typesetter
+    and keeps the hyphen of a compound ("self-publishing"), so a pair in order under
+    either spelling is in order."""
     words: list[str] = []
     unjoined: list[str] = []
     for page in pdf:
         for w in page.get_text("words", sort=False):
-            text = unicodedata.normalize("NFKC", w[4])
+            text = _split_cjk(unicodedata.normalize("NFKC", w[4]))
             unjoined.append(text)
             last = words[-1] if words else ""
             if len(last) > 1 and last[-1] == "-" and last[-2].isalpha() and text[:1].islower():
@@ -150,6 +161,7 @@ def pdf_order_normalised(pdf: pymupdf.Document, chunks: list[dict]) -> float | N
     pairs = set(zip(seq, seq[1:], strict=False))
     kept = [t for w in unjoined for t in toks(w)]
     pairs.update(zip(kept, kept[1:], strict=False))
-    normalised = [dict(c, text=unicodedata.normalize("NFKC", c["text"])) for c in chunks]
+    normalised = [dict(c, text=_split_cjk(unicodedata.normalize("NFKC", c["text"])))
+                  for c in chunks]
     score = _pairs_in(normalised, pairs)
     return None if score != score else score
