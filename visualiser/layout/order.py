@@ -13,6 +13,7 @@ row by row.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 
@@ -496,7 +497,31 @@ def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
             tall = [t for t in tall if id(t) not in placed]
         ordered.extend(_in_row(row, rtl))
     ordered.extend(tall)
-    return ordered
+    return _labels_whole(ordered)
+
+
+_UNFINISHED = re.compile(r"(?:,|&|\b(?:and|or|of|for|the|to))$", re.IGNORECASE)
+
+
+def _labels_whole(ordered: list[Item]) -> list[Item]:
+    """A form's bold label set on two lines in the margin ("Tax and" over "Credits",
+    "Name," over "Address, and SSN") read whole: its lines stand on two rows, and
+    row by row the first row's fields came between them, so each half was a heading
+    of its own. Only where the first line cannot end a label (a comma, "and", "of"):
+    two labels stacked in the margin ("Sign", "Here") look the same."""
+    out = list(ordered)
+    for item in ordered:
+        line = item.line
+        if line is None or not line.bold or not _UNFINISHED.search(line.text.rstrip()):
+            continue
+        under = [i for i in out if i.line is not None and i.line.bold and i is not item
+                 and abs(i.bbox[0] - item.bbox[0]) < 0.5 * line.size
+                 and -0.5 * line.size <= i.bbox[1] - item.bbox[3] < 0.6 * line.size
+                 and abs(i.line.size - line.size) < 0.1 * line.size]
+        if len(under) == 1:
+            out.remove(under[0])
+            out.insert(out.index(item) + 1, under[0])
+    return out
 
 
 def _line_height(items: list[Item]) -> float:
