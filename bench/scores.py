@@ -14,6 +14,8 @@ import unicodedata
 
 import pymupdf
 
+from visualiser.layout.scripts import UNSPACED_CHAR
+
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 PLACEHOLDER = re.compile(r"!\[[^\]]*\]\([^)]*\)")  # image placeholders carry no page words
 
@@ -128,14 +130,12 @@ def boxes(pdf: pymupdf.Document, chunks: list[dict]) -> tuple[float, float] | No
     return statistics.median(recalls), statistics.median(precisions)
 
 
-# A character of Chinese or Japanese is a token of its own in the normalised order:
-# their words have no spaces, so a tool splitting at spaces sees a line of the PDF
-# (a vertical column: one character) where our text has the whole unbroken paragraph
-_CJK_CHAR = re.compile(r"([\u2e80-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
-
-
 def _split_cjk(text: str) -> str:
-    return _CJK_CHAR.sub(r" \1 ", text)
+    """A character of Chinese or Japanese as a token of its own, for the normalised
+    order: their words have no spaces, so a tool splitting at spaces sees a line of
+    the PDF (a vertical column: one character) where our text has the whole unbroken
+    paragraph."""
+    return UNSPACED_CHAR.sub(r" \g<0> ", text)
 
 
 def pdf_order_normalised(pdf: pymupdf.Document, chunks: list[dict]) -> float | None:

@@ -12,6 +12,7 @@ import pymupdf
 import pytest
 
 from visualiser.layout.build import build_layout
+from visualiser.layout.items import Item, PageRead, RawLine
 from visualiser.layout.pages import read_page
 from visualiser.layout.scripts import (
     horizontal_lines,
@@ -390,8 +391,6 @@ def test_a_chinese_line_with_a_full_stop_or_comma_is_no_heading_however_tall():
     lines set a little taller than the rest came out as headings. A Chinese or
     Japanese heading holds no full stop and no full-width comma; a taller line that
     does is a sentence, and a title without them is still a heading."""
-    from visualiser.layout.items import Item, PageRead, RawLine
-
     body = "价值首先表现为量的关系表现为不同种使用价值彼此相交换的比例"
     texts = [(14.0, "2 商品所体现的劳动的二重性"), (10.0, body), (10.0, body),
              (13.0, "尺度之所以不同，部分是由于被计量的物的性质不同"), (10.0, body),

@@ -22,7 +22,7 @@ import numpy
 from visualiser.geometry import same_row
 from visualiser.hyphens import SOFT_HYPHEN, LineEndHyphens
 from visualiser.layout.model import Block, Layout, Word
-from visualiser.layout.scripts import is_unspaced
+from visualiser.layout.scripts import UNSPACED_CHAR, is_unspaced
 from visualiser.patterns import NUMBERED_ITEM
 
 SYNTHETIC = -1
@@ -349,10 +349,9 @@ def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
     # Chinese and Japanese have no spaces: none between a line's end and the next
     # line's start, nor between the characters of a vertical column (one word each).
     # The block's text is sieved first, in C: most blocks have no such character.
-    if not (joined := "".join(texts)).isascii() and _UNSPACED_CHAR.search(joined):
-        for n in [n for n, text in enumerate(texts[:-1]) if text[-1:] >= _FIRST_UNSPACED]:
-            if _unspaced_joint(sequence[n], sequence[n + 1]):
-                glued.append(n)
+    if not (joined := "".join(texts)).isascii() and UNSPACED_CHAR.search(joined):
+        glued.extend(n for n in range(len(texts) - 1)
+                     if _unspaced_joint(sequence[n], sequence[n + 1]))
         glued.sort()
     parts = [" "] * (2 * len(texts) - 1)
     parts[0::2] = texts
@@ -367,8 +366,6 @@ def _write_words(out: _Writer, layout: Layout, word_ids: Iterable[int]) -> None:
 
 
 _HYPHENS = ("-", SOFT_HYPHEN)  # what a word broken at a line end ends with
-_FIRST_UNSPACED = "\u2e80"  # below it, no character of a script written without spaces
-_UNSPACED_CHAR = re.compile("[\u2e80-\U0003ffff]")  # the sieve: a range holding them all
 
 
 def _unspaced_joint(word: Word, after: Word) -> bool:

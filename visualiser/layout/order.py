@@ -518,9 +518,10 @@ def _labels_whole(ordered: list[Item]) -> list[Item]:
                  and abs(i.bbox[0] - item.bbox[0]) < 0.5 * line.size
                  and -0.5 * line.size <= i.bbox[1] - item.bbox[3] < 0.6 * line.size
                  and abs(i.line.size - line.size) < 0.1 * line.size]
-        if len(under) == 1:
-            out.remove(under[0])
-            out.insert(out.index(item) + 1, under[0])
+        if len(under) == 1:  # moved by identity: items equal field by field may repeat
+            out = [i for i in out if i is not under[0]]
+            at = next(n for n, i in enumerate(out) if i is item)
+            out.insert(at + 1, under[0])
     return out
 
 

@@ -22,6 +22,7 @@ rebuilt from the characters:
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -139,12 +140,13 @@ def is_wide(c: str) -> bool:
 _UNSPACED = ((0x2E80, 0x2FDF), (0x3000, 0x30FF), (0x3100, 0x312F), (0x31A0, 0x31FF),
              (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFE30, 0xFE4F),
              (0xFF00, 0xFF60), (0x20000, 0x3FFFF))
+UNSPACED_CHAR = re.compile("[" + "".join(f"\\U{low:08x}-\\U{high:08x}"
+                                         for low, high in _UNSPACED) + "]")
 
 
 def is_unspaced(c: str) -> bool:
     """Is `c` of a script that puts no space between its words (Chinese, Japanese)?"""
-    code = ord(c)
-    return code >= 0x2E80 and any(low <= code <= high for low, high in _UNSPACED)
+    return UNSPACED_CHAR.match(c) is not None
 
 
 def needs_chars(text: str) -> bool:
