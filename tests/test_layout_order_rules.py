@@ -203,3 +203,40 @@ def test_a_form_s_margin_label_on_two_lines_reads_whole():
     text = process_pdf(_pdf(draw), "form.pdf").source.text
     assert "Tax and Credits" in text, text
     assert "Sign Here" not in text, text
+
+
+def test_labels_side_by_side_each_on_two_lines_read_label_by_label():
+    """A diagram's row of steps, each label on two lines over its shape ("Building
+    the" over "Egyptian person", "Building a" over "competitive economy"): read row by
+    row, as a form's labels and values are, the labels interleaved ("Building the
+    Building a … Egyptian person competitive economy"). Each is read whole, left to
+    right, between the paragraphs above and below."""
+    labels = [("Building the", "Egyptian person"), ("Building a", "competitive economy"),
+              ("Protecting", "national security"), ("Achieving political", "stability")]
+
+    def draw(page):
+        _columns(page, [(pymupdf.Rect(72, 80, 540, 190), _words("above", 20))], fontsize=12)
+        for n, (first, second) in enumerate(labels):  # each label written whole
+            x = 72 + 115 * n
+            page.draw_polyline([(x, 200), (x + 100, 230), (x, 260), (x, 200)],
+                               color=(0, 0, 1), fill=(0.7, 0.7, 1))
+            page.insert_text((x + 5, 225), first, fontsize=11)
+            page.insert_text((x + 5, 239), second, fontsize=11)
+        _columns(page, [(pymupdf.Rect(72, 290, 540, 400), _words("below", 20))], fontsize=12)
+    text = " ".join(process_pdf(_pdf(draw), "steps.pdf").source.text.split())
+    wholes = [text.find(f"{first} {second}") for first, second in labels]
+    assert all(at >= 0 for at in wholes), text
+    assert wholes == sorted(wholes), text
+    assert text.index("above19") < wholes[0] and wholes[-1] < text.index("below0")
+
+
+def test_a_form_s_labels_beside_their_values_stay_read_row_by_row():
+    """Two rows of a form, each label left of its value: stacked like labels side by
+    side, but neither stack reads on as one phrase ("Name:" over "Date:"): each label
+    is read with the value beside it."""
+    def draw(page):
+        for n, (label, value) in enumerate((("Name:", "Jane Example"), ("Date:", "given later"))):
+            page.insert_text((72, 100 + 13 * n), label, fontsize=11)
+            page.insert_text((200, 100 + 13 * n), value, fontsize=11)
+    text = " ".join(process_pdf(_pdf(draw), "form.pdf").source.text.split())
+    assert "Name: Jane Example" in text and "Date: given later" in text, text

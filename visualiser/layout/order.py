@@ -30,6 +30,9 @@ _HEADING_SIZE = 1.08  # type this much larger than the running text beside it is
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 _TALL = 3.0  # a picture or table this many lines high is a row of its own
 _CONTENTS_ENTRIES = 3  # dot-leader lines that make a column of contents entries
+_LABEL_LINES = 3  # a label wrapped on more lines than this is a paragraph
+_LABEL_WORDS = 5  # and so is one with a line of more words
+_BARE_NUMBER = re.compile(r"^\W*[\d.,%]+\W*$")
 
 
 def reading_order(items: list[Item], width: float = 0.0,
@@ -450,6 +453,78 @@ def _reads_as_rows(columns: list[list[Item]]) -> bool:
     return total > 0 and (paired == 0 or paired / total >= 0.7)
 
 
+def _label_rows(rows: list[list[Item]], rtl: bool) -> tuple[list[list[Item]], set[int]]:
+    """`rows` with each run of two or three rows that are labels side by side
+    (`_labels_side_by_side`) made one row, read label by label (from the right on a
+    page written right to left); and the ids of those rows, already in order."""
+    out: list[list[Item]] = []
+    labels: set[int] = set()
+    n = 0
+    while n < len(rows):
+        for length in range(_LABEL_LINES, 1, -1):
+            run = rows[n:n + length]
+            if len(run) < length or len({len(r) for r in run}) > 1 or len(run[0]) < 2:
+                continue
+            by_x = [sorted(r, key=lambda i: i.bbox[0]) for r in run]
+            stacks = [list(s) for s in zip(*by_x, strict=True)]
+            if _labels_side_by_side(stacks):
+                row = [i for s in (reversed(stacks) if rtl else stacks) for i in s]
+                out.append(row)
+                labels.add(id(row))
+                n += length
+                break
+        else:
+            out.append(rows[n])
+            n += 1
+    return out, labels
+
+
+def _labels_side_by_side(stacks: list[list[Item]]) -> bool:
+    """Labels side by side, each wrapped on two or three lines (a diagram's boxes, an
+    infographic's steps: "Building the" over "Egyptian person" beside "Building a"
+    over "competitive economy"). They share baselines as a form's labels and values
+    do, and row by row they interleave ("Building the Building a … Egyptian person
+    competitive economy"). What tells them apart: each column is one short stack of
+    lines, none of them a label ending in a colon or a bare number, and its lines
+    read on as one phrase: a line ending unfinished ("the", "and", a hyphen) or
+    followed by one in lower case, in most columns; a script without capitals gives
+    no such cue, and there three such stacks in a row or more decide."""
+    if len(stacks) < 2 or not all(_label_stack(s) for s in stacks):
+        return False
+    for row in zip(*stacks, strict=True):  # pieces of one justified line, split at a
+        if any(_joined(a, b) or _joined(b, a) for a, b in zip(row, row[1:], strict=False)):
+            return False  # wide space, stacked over the next line's pieces
+    texts = [i.line.text for s in stacks for i in s if i.line is not None]
+    if not any(c.isupper() or c.islower() for t in texts for c in t):
+        return len(stacks) >= 3
+    phrases = sum(1 for s in stacks if any(
+        _UNFINISHED.search(a.line.text.rstrip()) or a.line.text.rstrip().endswith("-")
+        or b.line.text.lstrip()[:1].islower()
+        for a, b in zip(s, s[1:], strict=False) if a.line is not None and b.line is not None))
+    return phrases > len(stacks) / 2
+
+
+def _label_stack(lines: list[Item]) -> bool:
+    """Are `lines` (top to bottom) one label on two or three lines: short, set one
+    close under the other and aligned (left, centre or right)?"""
+    if not 2 <= len(lines) <= _LABEL_LINES or any(
+            i.line is None or len(i.line.words) > _LABEL_WORDS
+            or i.line.text.rstrip().endswith((":", "：")) or _BARE_NUMBER.match(i.line.text)
+            for i in lines):
+        return False
+    if any(i.line is not None and i.line.text.rstrip().endswith((".", "!", "?", "。"))
+           for i in lines[:-1]):
+        return False  # a sentence ends inside: the lines of running text
+    for a, b in zip(lines, lines[1:], strict=False):
+        size = max(a.line.size, b.line.size)
+        if not 0.5 * size < b.bbox[1] - a.bbox[1] < 2.0 * size:
+            return False
+        if min(abs(a.bbox[0] - b.bbox[0]), abs(a.bbox[2] - b.bbox[2]),
+               abs(a.bbox[0] + a.bbox[2] - b.bbox[0] - b.bbox[2]) / 2) > size:
+            return False
+    return True
+
+
 def _contents_column(lines: list[Item]) -> bool:
     """Are `lines` a column of contents entries, each with its dot leaders to its page
     number? Side by side, such columns share a line grid as a form's labels and values
@@ -486,6 +561,7 @@ def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
         if not rows or not _same_row(rows[-1][0].bbox, item.bbox):
             rows.append([])
         rows[-1].append(item)
+    rows, labels = _label_rows(rows, rtl)
     ordered: list[Item] = []
     for row in rows:
         middle = (row[0].bbox[1] + row[0].bbox[3]) / 2  # a caption's box may touch it
@@ -495,7 +571,7 @@ def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
             ordered.extend(due)
             placed = {id(t) for t in due}
             tall = [t for t in tall if id(t) not in placed]
-        ordered.extend(_in_row(row, rtl))
+        ordered.extend(row if id(row) in labels else _in_row(row, rtl))
     ordered.extend(tall)
     return _labels_whole(ordered)
 
