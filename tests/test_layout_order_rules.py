@@ -188,13 +188,17 @@ def test_letters_stacked_down_a_form_s_margin_are_one_vertical_note():
 
 def test_a_form_s_margin_label_on_two_lines_reads_whole():
     """A form read row by row: a bold label in the margin set on two lines ("Tax and"
-    over "Credits") stands on two rows, and the first row's fields came between its
-    halves, two headings. A first line that cannot end a label (it ends in "and" or a
-    comma) takes the line under it; two labels stacked ("Sign" over "Here") stay two."""
+    over "Credits", "Sign" over "Here") stands on two rows, and the first row's fields
+    came between its halves, two headings. A first line that cannot end a label (it
+    ends in "and" or a comma) takes the line under it, and so does one set larger
+    than the form's text (a section's label); field labels stacked at the form's own
+    size ("Name" over "Address"), each with its value beside it, stay two."""
     def draw(page):
-        for top, (first, second) in ((100, ("Tax and", "Credits")), (200, ("Sign", "Here"))):
-            page.insert_text((36, top), first, fontsize=10, fontname="hebo")
-            page.insert_text((36, top + 12), second, fontsize=10, fontname="hebo")
+        for top, (first, second), size in ((100, ("Tax and", "Credits"), 8),
+                                           (200, ("Sign", "Here"), 10),
+                                           (300, ("Name", "Address"), 8)):
+            page.insert_text((36, top), first, fontsize=size, fontname="hebo")
+            page.insert_text((36, top + size + 2), second, fontsize=size, fontname="hebo")
             for n in range(4):  # the rows beside it: a number, its field, its amount
                 y = top + 12 * n
                 page.insert_text((120, y), f"{38 + n}", fontsize=8)
@@ -202,7 +206,8 @@ def test_a_form_s_margin_label_on_two_lines_reads_whole():
                 page.insert_text((500, y), f"{100 * n}", fontsize=8)
     text = process_pdf(_pdf(draw), "form.pdf").source.text
     assert "Tax and Credits" in text, text
-    assert "Sign Here" not in text, text
+    assert "Sign Here" in text, text
+    assert "Name Address" not in text, text
 
 
 def test_labels_side_by_side_each_on_two_lines_read_label_by_label():

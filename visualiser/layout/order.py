@@ -576,19 +576,25 @@ def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
     return _labels_whole(ordered)
 
 
+_SECTION_LABEL = 1.15  # a bold label this much larger than the form's text heads a section
 _UNFINISHED = re.compile(r"(?:,|&|\b(?:and|or|of|for|the|to))$", re.IGNORECASE)
 
 
 def _labels_whole(ordered: list[Item]) -> list[Item]:
     """A form's bold label set on two lines in the margin ("Tax and" over "Credits",
-    "Name," over "Address, and SSN") read whole: its lines stand on two rows, and
-    row by row the first row's fields came between them, so each half was a heading
-    of its own. Only where the first line cannot end a label (a comma, "and", "of"):
-    two labels stacked in the margin ("Sign", "Here") look the same."""
+    "Sign" over "Here") read whole: its lines stand on two rows, and row by row the
+    first row's fields came between them, so each half was a heading of its own.
+    Where the first line cannot end a label (a comma, "and", "of"), or where both
+    lines are set larger than the form's text (a section's label, not a field's:
+    field labels stacked at the form's own size, "Name" over "Address", each read
+    with the value beside it, look the same)."""
+    sizes = sorted(i.line.size for i in ordered if i.line is not None)
+    large = _SECTION_LABEL * sizes[len(sizes) // 2] if sizes else float("inf")
     out = list(ordered)
     for item in ordered:
         line = item.line
-        if line is None or not line.bold or not _UNFINISHED.search(line.text.rstrip()):
+        if line is None or not line.bold or not (
+                line.size >= large or _UNFINISHED.search(line.text.rstrip())):
             continue
         under = [i for i in out if i.line is not None and i.line.bold and i is not item
                  and abs(i.bbox[0] - item.bbox[0]) < 0.5 * line.size
