@@ -405,3 +405,27 @@ def test_a_chinese_line_with_a_full_stop_or_comma_is_no_heading_however_tall():
     assert kinds["2 商品所体现的劳动的二重性"] == "heading", kinds
     assert not any(kind == "heading" and ("，" in text or "。" in text)
                    for text, kind in kinds.items()), kinds
+
+
+def test_arabic_labels_side_by_side_read_label_by_label_from_the_right():
+    """A row of a diagram's labels on a page written right to left, each on two lines
+    (the steps of a government programme): read label by label from the right, not
+    row by row across the four."""
+    labels = [("بناء", "الإنسان المصري"), ("بناء اقتصاد", "تنافسي"),
+              ("حماية الأمن", "القومي المصري"), ("تحقيق الاستقرار", "السياسي")]
+
+    def draw(page, archive):
+        page.insert_htmlbox(pymupdf.Rect(60, 60, 535, 200), f'<p dir="rtl">{_INTRO}</p>',
+                            css=_ARABIC_CSS, archive=archive)
+        for n, (first, second) in enumerate(labels):  # the first label at the right
+            x1 = 535 - 120 * n
+            page.insert_htmlbox(pymupdf.Rect(x1 - 100, 250, x1, 290),
+                                f'<p dir="rtl">{first}<br/>{second}</p>',
+                                css=_ARABIC_CSS, archive=archive)
+        page.insert_htmlbox(pymupdf.Rect(60, 320, 535, 500), f'<p dir="rtl">{_CLOSING}</p>',
+                            css=_ARABIC_CSS, archive=archive)
+    text = " ".join(" ".join(c["text"] for c in _chunks(_arabic_page(draw))).split())
+    wholes = [text.find(f"{first} {second}") for first, second in labels]
+    assert all(at >= 0 for at in wholes), text
+    assert wholes == sorted(wholes), text
+    assert text.index(_INTRO) < wholes[0] and wholes[-1] < text.index(_CLOSING)
