@@ -275,8 +275,9 @@ class _Builder:
                                         margin=margin)
                          and not (kind == "paragraph" and line_kind == "paragraph"
                                   and margin is None
-                                  and _indented_start(last, raw, _next_line(read.items, index),
-                                                      reach)))
+                                  and (_indented_start(last, raw, _next_line(read.items, index),
+                                                       reach)
+                                       or self._next_footnote(last, raw))))
             if not joins:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
@@ -474,6 +475,18 @@ class _Builder:
             return False
         first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
         return bool(_FOOTNOTE_START.fullmatch(first))
+
+    def _next_footnote(self, previous: RawLine, line: RawLine) -> bool:
+        """Does `line` start the next footnote? In small print in the lower half of
+        its page, it starts with a footnote's mark and the line before it ends a
+        sentence: two short footnotes set one under the other, both marks indented
+        alike, ran on as one paragraph ("∗ Harbour Institute. 1 The effective …")."""
+        page = self.layout.pages[-1]
+        height = page.height if page.rotation % 180 == 0 else page.width
+        return (line.bbox[1] >= height / 2 and len(line.words) > 1
+                and size_class(line.size) < self.style.body - 0.5
+                and bool(_FOOTNOTE_START.fullmatch(line.words[0][1]))
+                and _ends_sentence(previous))
 
     def _continues_text(self, before: Block, first_line: int) -> bool:
         """Does a paragraph that starts with `first_line` carry on the paragraph
