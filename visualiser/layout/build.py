@@ -481,11 +481,11 @@ class _Builder:
         its page, it starts with a footnote's mark and the line before it ends a
         sentence: two short footnotes set one under the other, both marks indented
         alike, ran on as one paragraph ("∗ Harbour Institute. 1 The effective …")."""
+        if len(line.words) < 2 or not _FOOTNOTE_START.fullmatch(line.words[0][1]):
+            return False  # the usual line, decided first
         page = self.layout.pages[-1]
         height = page.height if page.rotation % 180 == 0 else page.width
-        return (line.bbox[1] >= height / 2 and len(line.words) > 1
-                and size_class(line.size) < self.style.body - 0.5
-                and bool(_FOOTNOTE_START.fullmatch(line.words[0][1]))
+        return (line.bbox[1] >= height / 2 and size_class(line.size) < self.style.body - 0.5
                 and _ends_sentence(previous))
 
     def _continues_text(self, before: Block, first_line: int) -> bool:
