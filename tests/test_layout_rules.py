@@ -1692,21 +1692,23 @@ def test_dates_in_persian_and_arabic_give_a_title_block_away(text, date):
     assert is_date(text) is date
 
 
-def test_footnotes_set_one_under_the_other_are_paragraphs_of_their_own():
+@pytest.mark.parametrize("first", ["1", "*"])
+def test_footnotes_set_one_under_the_other_are_paragraphs_of_their_own(first: str):
     """Two footnotes at the foot of a page, both marks indented alike: a short one
-    ("1 Harbour Institute.") and one over two lines. Nothing in the indent parts
-    them; the second starts with its mark after a sentence ends, in small print low
-    on the page. Its own second line, starting with a number after no full stop,
-    stays in it."""
+    ("1 Harbour Institute.", or "* Harbour Institute.") and one over two lines.
+    Nothing in the indent parts them; the second starts with its mark after a
+    sentence ends, in small print low on the page. Its own second line, starting
+    with a number after no full stop, stays in it. An asterisk there is a mark, kept,
+    not a list's bullet."""
     def draw(page):
         _column(page, 72, 540, 72, 600, LOREM * 8)
-        for y, mark, text in ((690, "1", "Harbour Institute."),
+        for y, mark, text in ((690, first, "Harbour Institute."),
                               (701, "2", "The effective household calculates the internal "
                                          "contract before the substantial engine, in")):
             page.insert_text((80, y - 3), mark, fontsize=6)
             page.insert_text((84, y), text, fontsize=8)
         page.insert_text((72, 711), "2019, prepares the quarterly laboratory.", fontsize=8)
     paragraphs = _paragraphs(process_pdf(_pdf(draw), "footnotes.pdf").source.text)
-    assert "1 Harbour Institute." in paragraphs, paragraphs
+    assert f"{first} Harbour Institute." in paragraphs, paragraphs
     assert any(p.startswith("2 The effective household") and p.endswith(
         "in 2019, prepares the quarterly laboratory.") for p in paragraphs), paragraphs

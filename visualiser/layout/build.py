@@ -284,7 +284,7 @@ class _Builder:
                 reach = (raw.bbox[0], raw.bbox[2])
             reach = (min(reach[0], raw.bbox[0]), max(reach[1], raw.bbox[2]))
             group_id, note = item.group, item.role == "note"
-            line_id = self._add_line(raw.words, raw.bbox, skip_bullet=True,
+            line_id = self._add_line(raw.words, raw.bbox, skip_bullet=line_kind == "list_item",
                                      boxes=displayed.get(id(raw)))
             self.raw[line_id] = raw
             if item.role is not None:
@@ -305,7 +305,8 @@ class _Builder:
             return "code", 0
         first = raw.words[0][1]
         smallest_heading = min(self.style.levels, default=float("inf"))
-        if first in BULLETS or (NUMBERED_ITEM.match(first) and size < smallest_heading
+        if (first in BULLETS and not (first == "*" and self._in_footnotes(raw))) or (
+                NUMBERED_ITEM.match(first) and size < smallest_heading
                                 and not (self.style.mono_body and first in _TESTIMONY)):
             return "list_item", 0
         if size in self.style.levels and not CAPTION.match(raw.text):
@@ -483,10 +484,15 @@ class _Builder:
         alike, ran on as one paragraph ("∗ Harbour Institute. 1 The effective …")."""
         if len(line.words) < 2 or not _FOOTNOTE_START.fullmatch(line.words[0][1]):
             return False  # the usual line, decided first
+        return self._in_footnotes(line) and _ends_sentence(previous)
+
+    def _in_footnotes(self, line: RawLine) -> bool:
+        """Is `line` set where footnotes are: in small print, in the lower half of its
+        page? There an asterisk that starts a line is a footnote's mark, kept in the
+        text, not a list's bullet."""
         page = self.layout.pages[-1]
         height = page.height if page.rotation % 180 == 0 else page.width
-        return (line.bbox[1] >= height / 2 and size_class(line.size) < self.style.body - 0.5
-                and _ends_sentence(previous))
+        return line.bbox[1] >= height / 2 and size_class(line.size) < self.style.body - 0.5
 
     def _continues_text(self, before: Block, first_line: int) -> bool:
         """Does a paragraph that starts with `first_line` carry on the paragraph
