@@ -1712,3 +1712,15 @@ def test_footnotes_set_one_under_the_other_are_paragraphs_of_their_own(first: st
     assert f"{first} Harbour Institute." in paragraphs, paragraphs
     assert any(p.startswith("2 The effective household") and p.endswith(
         "in 2019, prepares the quarterly laboratory.") for p in paragraphs), paragraphs
+
+
+def test_a_code_line_keeps_its_leading_dash():
+    """A bullet glyph is dropped only from a list item's line (markdown writes its own
+    "- "): a code block's YAML list ("  - run: make test") kept no dash."""
+    def draw(page):
+        _column(page, 72, 540, 72, 300, LOREM * 4)
+        for n, text in enumerate(["steps:", "  - run: make test", "  - run: make lint"]):
+            page.insert_text((72, 330 + 12 * n), text, fontsize=9, fontname="cour")
+        _column(page, 72, 540, 400, 600, LOREM * 3)
+    text = process_pdf(_pdf(draw), "ci.pdf").source.text
+    assert "```\nsteps:\n  - run: make test\n  - run: make lint\n```" in text, text
