@@ -1724,3 +1724,24 @@ def test_a_code_line_keeps_its_leading_dash():
         _column(page, 72, 540, 400, 600, LOREM * 3)
     text = process_pdf(_pdf(draw), "ci.pdf").source.text
     assert "```\nsteps:\n  - run: make test\n  - run: make lint\n```" in text, text
+
+
+def test_a_table_label_atop_every_page_is_no_running_head():
+    """A report of one table a page starts each page with "Table N." at one height,
+    its caption's text beside it: the label recurs there as a running head does
+    (numbers aside, "Table #."), and was left out of every caption. The page's foot,
+    "Reference Tables" beside its page number, is still left out."""
+    doc = pymupdf.open()
+    for n in range(4):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((36, 46), f"Table {14 + n}.", fontsize=9, fontname="hebo")
+        page.insert_text((84, 46), f"Projected numbers of graduates, series {n + 1}",
+                         fontsize=9, fontname="hebo")
+        _column(page, 36, 560, 80, 400, LOREM * 5)
+        page.insert_text((36, 765), f"{52 + n} Reference Tables", fontsize=8)
+    data = doc.tobytes()
+    doc.close()
+    text = process_pdf(data, "tables.pdf").source.text
+    for n in range(4):
+        assert f"Table {14 + n}. Projected numbers of graduates, series {n + 1}" in text, text
+    assert "Reference Tables" not in text

@@ -10,7 +10,7 @@ from collections import Counter
 from visualiser.geometry import BBox, same_row, union
 from visualiser.layout.headings import size_class
 from visualiser.layout.items import Item, PageRead, RawLine
-from visualiser.patterns import numbers_aside
+from visualiser.patterns import CAPTION, numbers_aside
 
 RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
 # the top share of a page a running head that names the section may sit in: KOMA-Script
@@ -103,12 +103,36 @@ def drop_running_lines(pages: list[PageRead]) -> int:
         keys = [key(page, item) for item in page.items]
         numbers = [item.bbox for item, k in zip(page.items, keys, strict=True)
                    if k is not None and k[1] in _BARE_NUMBERS and recurs(item, k)]
+        captions = _captions(page.items)
         kept = [item for item, k in zip(page.items, keys, strict=True)
-                if k is None or not (recurs(item, k)
-                                     or any(same_row(item.bbox, n) for n in numbers))]
+                if k is None or id(item) in captions
+                or not (recurs(item, k) or any(same_row(item.bbox, n) for n in numbers))]
         dropped += len(page.items) - len(kept)
         page.items = kept
     return dropped
+
+
+def _captions(items: list[Item]) -> set[int]:
+    """The ids of the lines that make a caption's first row: a label ("Table 14.")
+    and the text that goes on beside it ("Actual and projected numbers …"). A report
+    of one table a page starts every page with one at one height, and its label (and,
+    on the pages a table continues on, its text) recurs there as a running head does."""
+    found: set[int] = set()
+    for item in items:
+        line = item.line
+        if line is None or not CAPTION.match(line.text):
+            continue
+        row, end = [item], item.bbox[2]
+        for other in sorted((o for o in items if o.line is not None and o is not item
+                             and same_row(item.bbox, o.bbox) and o.bbox[0] >= end - 1.0),
+                            key=lambda o: o.bbox[0]):
+            if other.bbox[0] - end >= 2 * line.size:
+                break
+            row.append(other)
+            end = other.bbox[2]
+        if len(row) > 1:
+            found.update(id(i) for i in row)
+    return found
 
 
 def drop_section_marks(pages: list[PageRead]) -> int:
