@@ -1745,3 +1745,20 @@ def test_a_table_label_atop_every_page_is_no_running_head():
     for n in range(4):
         assert f"Table {14 + n}. Projected numbers of graduates, series {n + 1}" in text, text
     assert "Reference Tables" not in text
+
+
+def test_the_feet_of_each_side_of_a_two_sided_report_are_left_out():
+    """Seven pages, the left-hand feet naming the part ("52 Reference Tables"), the
+    right-hand ones the series ("Projections of Statistics 53"): the right-hand foot
+    is on three pages of seven, under half of them, but on every page of its side."""
+    doc = pymupdf.open()
+    for n in range(7):
+        page = doc.new_page(width=612, height=792)
+        _column(page, 72, 540, 72, 500, f"Page{n} opens here. " + LOREM * 4)
+        foot = f"{52 + n} Reference Tables" if n % 2 == 0 else f"Projections of Statistics {52 + n}"
+        page.insert_text((72 if n % 2 == 0 else 420, 765), foot, fontsize=8)
+    data = doc.tobytes()
+    doc.close()
+    text = process_pdf(data, "report.pdf").source.text
+    assert all(f"Page{n} opens here." in text for n in range(7))
+    assert "Reference Tables" not in text and "Projections of Statistics" not in text, text

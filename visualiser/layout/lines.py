@@ -64,7 +64,9 @@ def drop_running_lines(pages: list[PageRead]) -> int:
     """Remove running heads and feet: a line in the top or bottom margin whose text,
     numbers aside, recurs there on at least half the pages (and three), at the height
     it has on most of them, and a line that shares its row with such a recurring page
-    number. They would otherwise sit in the middle of every chunk that crosses a page.
+    number; on a two-sided document, on half the pages of one side (a report's
+    left-hand feet name the series, its right-hand ones the chapter). They would
+    otherwise sit in the middle of every chunk that crosses a page.
     (A book's running head names its chapter, "Chapter 2: Parsing  3", so its text
     recurs only within a chapter; the page number beside it is what gives it away.)"""
     if len(pages) < 3:
@@ -79,15 +81,24 @@ def drop_running_lines(pages: list[PageRead]) -> int:
             "foot" if top > height * (1 - RUNNING_MARGIN) else None)
         return (band, numbers_aside(item.line.text)) if band else None
 
-    seen: Counter[tuple[str, str]] = Counter()
     heights: dict[tuple[str, str], list[float]] = {}  # where each key sits, page by page
-    for page in pages:
+    sides: dict[tuple[str, str], set[int]] = {}  # the parities of the pages it is on
+    for n, page in enumerate(pages):
         found = {k: item.bbox for item in page.items if (k := key(page, item))}
-        seen.update(found.keys())
         for k, box in found.items():
             heights.setdefault(k, []).append((box[1] + box[3]) / 2)
-    running = {k: sorted(heights[k])[len(heights[k]) // 2]
-               for k, n in seen.items() if n >= max(3, len(pages) / 2)}
+            sides.setdefault(k, set()).add(n % 2)
+
+    def recurring(k: tuple[str, str]) -> bool:
+        """On half the pages, or (a two-sided document's left or right feet) on half
+        the pages of one side."""
+        n = len(heights[k])
+        if n >= max(3, len(pages) / 2):
+            return True
+        side = next(iter(sides[k])) if len(sides[k]) == 1 else None
+        return side is not None and n >= 3 and n >= (len(pages) + 1 - side) // 2 / 2
+
+    running = {k: sorted(v)[len(v) // 2] for k, v in heights.items() if recurring(k)}
 
     def recurs(item: Item, k: tuple[str, str] | None) -> bool:
         """Is `item` the running line of key `k`, where that line sits on most pages?
