@@ -1762,3 +1762,29 @@ def test_the_feet_of_each_side_of_a_two_sided_report_are_left_out():
     text = process_pdf(data, "report.pdf").source.text
     assert all(f"Page{n} opens here." in text for n in range(7))
     assert "Reference Tables" not in text and "Projections of Statistics" not in text, text
+
+
+def test_a_caption_in_capitals_on_two_lines_stays_whole_over_its_table():
+    """A bold caption in capitals, centred on two lines, the first left unfinished
+    ("… BY LITERACY STATUS OF" over "MALE HEAD OF THE HOUSEHOLD"): its second line
+    read as a heading, so the caption was cut in two and the table headed by its
+    second half."""
+    def draw(page):
+        page.insert_text((124, 77), "Table 6 : DISTRIBUTION (%) OF HOUSEHOLDS BY LITERACY "
+                         "STATUS OF", fontsize=10, fontname="hebo")
+        page.insert_text((219, 89), "MALE HEAD OF THE HOUSEHOLD", fontsize=10, fontname="hebo")
+        xs, ys = [100, 220, 340, 460], [110 + 18 * n for n in range(5)]
+        for x in xs:
+            page.draw_line((x, ys[0]), (x, ys[-1]))
+        for y in ys:
+            page.draw_line((xs[0], y), (xs[-1], y))
+        for r, row in enumerate([("State", "n", "Share")] + [(f"State{k}", "2400", f"{k}.5")
+                                                            for k in range(3)]):
+            for c, cell in enumerate(row):
+                page.insert_text((xs[c] + 4, ys[r] + 13), cell, fontsize=9)
+        _column(page, 72, 540, 220, 400, LOREM * 3)
+    data = _pdf(draw)
+    assert _headings(data) == []
+    text = process_pdf(data, "caption.pdf").source.text
+    assert ("Table 6 : DISTRIBUTION (%) OF HOUSEHOLDS BY LITERACY STATUS OF MALE HEAD OF "
+            "THE HOUSEHOLD\n\n| State | n | Share |") in text, text

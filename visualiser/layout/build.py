@@ -258,6 +258,10 @@ class _Builder:
             line_kind, line_level = self._classify(raw, item)
             if after_bullet:
                 line_kind, line_level, after_bullet = "list_item", 0, False
+            runs_on = (kind == "paragraph" and item.role is None and last is not None
+                       and bool(group) and _caption_runs_on(self.raw[group[0]], last, raw))
+            if runs_on:
+                line_kind, line_level = "paragraph", 0
             if item.group is not None or group_id is not None:
                 # the engine knows its blocks: its block ids say where one ends
                 joins = item.group == group_id and line_kind in (kind, "paragraph")
@@ -270,14 +274,15 @@ class _Builder:
                         # package" / "v1.20 – 2020/03/23") is no line of the title
                         and not (kind == "heading" and is_date(raw.text)))
                 )
-                joins = (same_block and last is not None and (item.role == "note") == note
-                         and _continues(last, raw, self.line_gap, opening=len(group) == 1,
-                                        margin=margin)
-                         and not (kind == "paragraph" and line_kind == "paragraph"
-                                  and margin is None
-                                  and (_indented_start(last, raw, _next_line(read.items, index),
-                                                       reach)
-                                       or self._next_footnote(last, raw))))
+                joins = runs_on or (
+                    same_block and last is not None and (item.role == "note") == note
+                    and _continues(last, raw, self.line_gap, opening=len(group) == 1,
+                                   margin=margin)
+                    and not (kind == "paragraph" and line_kind == "paragraph"
+                             and margin is None
+                             and (_indented_start(last, raw, _next_line(read.items, index),
+                                                  reach)
+                                  or self._next_footnote(last, raw))))
             if not joins:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
@@ -636,6 +641,17 @@ def _indented_start(previous: RawLine, line: RawLine, after: RawLine | None,
             and abs(back - margin) < 0.3 * em and end < full - 0.3 * em):
         return False
     return _ends_sentence(previous) and not (own_end < full - 0.3 * em and _ends_sentence(line))
+
+
+def _caption_runs_on(first: RawLine, last: RawLine, line: RawLine) -> bool:
+    """Does `line` carry on the caption that `first` opens and `last` leaves
+    unfinished, set in its type right under it ("Table 6 : DISTRIBUTION (%) OF
+    HOUSEHOLDS BY LITERACY STATUS OF" over "MALE HEAD OF THE HOUSEHOLD")? Bold and in
+    capitals, it read as a heading: the caption was cut in two and its table headed
+    by its second half."""
+    return (bool(CAPTION.match(first.text)) and not _ends_sentence(last)
+            and abs(line.size - last.size) < 0.5 and line.bold == last.bold
+            and 0 < line.bbox[1] - last.bbox[1] < 2 * last.size)
 
 
 def _ends_sentence(line: RawLine) -> bool:
