@@ -10,6 +10,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from visualiser.layout import ocr
 from visualiser.layout.build import build_layout
 from visualiser.layout.engines import LayoutOptions
 from visualiser.layout.ocr import installed_languages, ocr_available
@@ -102,7 +103,14 @@ def test_an_upright_scan_is_not_turned_and_says_nothing():
     assert read.rotation == 0 and read.warnings == []
 
 
-def test_chinese_read_with_english_only_warns_and_makes_no_headings():
+@pytest.fixture
+def english_only(monkeypatch):
+    """A machine whose Tesseract has only the English pack (and orientation
+    detection): a Chinese scan cannot be read with the pack its script needs."""
+    monkeypatch.setattr(ocr, "installed_languages", lambda: ("eng", "osd"))
+
+
+def test_chinese_read_with_english_only_warns_and_makes_no_headings(english_only):
     doc, _ = scan(text_page(CHINESE_TITLE, CHINESE, fontname="china-s", fontsize=20)[0], 0)
     read = read_page(doc[0], LayoutOptions(ocr_lang="eng"))
     low = [w for w in read.warnings if "confidence is low" in w]
@@ -124,6 +132,28 @@ def test_chinese_read_with_its_language_pack_is_confident_and_unspaced():
     assert len(longest) >= 8  # CJK characters joined into runs, not one word each
 
 
+@pytest.mark.skipif("chi_sim" not in installed_languages(),
+                    reason="tesseract-ocr-chi-sim is not installed (.ci/run installs it)")
+def test_chinese_asked_to_be_read_as_english_is_read_with_its_script_s_pack():
+    """English was asked for (the default) and reads the page as junk; orientation
+    detection names its script, Han, and the Chinese pack is installed: the page is
+    read with it, and a warning says so."""
+    doc, _ = scan(text_page(CHINESE_TITLE, CHINESE, fontname="china-s", fontsize=20)[0], 0)
+    read = read_page(doc[0], LayoutOptions(ocr_lang="eng"))
+    said = [w for w in read.warnings if "read with chi_sim, not eng" in w]
+    assert said and "Han" in said[0] and "page 1" in said[0], read.warnings
+    assert not any("confidence is low" in w for w in read.warnings), read.warnings
+    assert "现在我们进一步考察这个问题" in "".join(
+        t for item in read.items for _, t in item.line.words)
+
+
+def test_an_english_scan_is_read_with_english_alone():
+    """A page English reads well is not read again with another pack."""
+    doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
+    read = read_page(doc[0], LayoutOptions(ocr_lang="eng"))
+    assert not any("read with" in w for w in read.warnings), read.warnings
+
+
 def test_a_missing_language_pack_is_a_warning_listing_the_installed_ones():
     doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
     read = read_page(doc[0], LayoutOptions(ocr_lang="eng+xyz"))
@@ -136,7 +166,7 @@ def test_a_missing_language_pack_is_a_warning_listing_the_installed_ones():
     assert alone.items
 
 
-def test_corpus_chinese_scan_with_english_only_is_flagged():
+def test_corpus_chinese_scan_with_english_only_is_flagged(english_only):
     path = CORPUS / "mineru__small_ocr.pdf"
     if not path.exists():
         pytest.skip(f"corpus file {path.name} not found in {CORPUS} (set VISUALISER_CORPUS)")

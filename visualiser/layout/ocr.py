@@ -41,6 +41,16 @@ OSD_PIXELS = 2400  # long side of the image orientation detection reads (a lette
 # at 200 dpi is 2200; below about 150 dpi its confidence drops fast)
 MIN_OSD_CONFIDENCE = 1.5  # Tesseract's orientation confidence; lower is a guess
 _OSD_ROTATE = re.compile(r"Rotate:\s*(\d+)")
+_OSD_SCRIPT = re.compile(r"Script:\s*(\w+)")
+# The packs that read a script orientation detection names, in the order tried: the
+# first one installed is used when the languages asked for read a page badly.
+SCRIPT_PACKS = {
+    "Han": ("chi_sim", "chi_tra", "jpn"), "Japanese": ("jpn",), "Hiragana": ("jpn",),
+    "Katakana": ("jpn",), "Hangul": ("kor",), "Korean": ("kor",),
+    "Arabic": ("ara", "fas", "urd"), "Hebrew": ("heb",), "Cyrillic": ("rus", "ukr", "bul"),
+    "Greek": ("ell",), "Devanagari": ("hin", "mar", "nep"), "Thai": ("tha",),
+    "Latin": ("eng",),
+}
 _OSD_CONFIDENCE = re.compile(r"Orientation confidence:\s*([\d.]+)")
 _TIMEOUT = 300
 # Tesseract's OpenMP threads fight each other (and our page workers) on a busy machine:
@@ -115,12 +125,23 @@ def ocr_page(page: pymupdf.Page, options: LayoutOptions) -> OcrPage:
         warnings.append(f"page {number}: {problem}")
     zoom = DPI / 72
     as_shown = _matrix(page, zoom, 0)  # rendered once: for orientation, and read if upright
-    turned, osd_problem = _orientation(_osd_image(page, as_shown[0]))
+    turned, script, osd_problem = _orientation(_osd_image(page, as_shown[0]))
     if osd_problem:
         warnings.append(f"page {number}: {osd_problem}")
     if languages is None:
         return OcrPage([], as_shown[1], page.rect.width, 0, None, "", warnings)
     result = _read(page, zoom, turned or 0, languages, as_shown)
+    pack = _pack_for(script, languages)
+    if result.low_confidence and pack is not None:
+        # The languages asked for do not cover the page's script: read it with the
+        # pack that does, when it is installed, and keep the better read.
+        trial = _read(page, zoom, turned or 0, pack, as_shown)
+        if trial.confidence is not None and trial.confidence > (result.confidence or 0):
+            warnings.append(
+                f"page {number}: read with {pack}, not {languages}: orientation detection "
+                f"found {script} script, and {languages} read it at "
+                f"{result.confidence or 0:.0f}/100 ({pack}: {trial.confidence:.0f}/100)")
+            result = trial
     how = "Tesseract's orientation detection"
     if turned is None and result.low_confidence:
         # Orientation detection could not tell (too little text, or a script it does
@@ -178,25 +199,37 @@ def _osd_image(page: pymupdf.Page, pix: pymupdf.Pixmap) -> bytes:
     return small.tobytes("png")
 
 
-def _orientation(png: bytes) -> tuple[int | None, str | None]:
-    """Degrees to turn the displayed page clockwise so its text stands upright; None
-    when Tesseract cannot tell. Also a warning if it cannot run at all."""
+def _orientation(png: bytes) -> tuple[int | None, str | None, str | None]:
+    """Degrees to turn the displayed page clockwise so its text stands upright (None
+    when Tesseract cannot tell), the script it found ("Latin", "Han"; None when it
+    cannot tell), and a warning if it cannot run at all."""
     if "osd" not in installed_languages():
-        return None, ("orientation detection is unavailable (install tesseract-ocr-osd); "
-                      "the scan is turned only if it reads better that way")
+        return None, None, ("orientation detection is unavailable (install "
+                            "tesseract-ocr-osd); the scan is turned only if it reads "
+                            "better that way")
     try:
         out = subprocess.run(["tesseract", "stdin", "stdout", "--psm", "0", "-l", "osd"],
                              input=png, capture_output=True, timeout=_TIMEOUT, env=_ENV,
                              check=False)
     except (OSError, subprocess.TimeoutExpired):
-        return None, None
+        return None, None, None
     text = out.stdout.decode("utf-8", "replace")
     rotate, confidence = _OSD_ROTATE.search(text), _OSD_CONFIDENCE.search(text)
     if not rotate or not confidence:
-        return None, None  # too little text to tell ("Too few characters")
+        return None, None, None  # too little text to tell ("Too few characters")
     if float(confidence.group(1)) < MIN_OSD_CONFIDENCE:
-        return None, None
-    return int(rotate.group(1)) % 360, None
+        return None, None, None
+    script = _OSD_SCRIPT.search(text)
+    return int(rotate.group(1)) % 360, script.group(1) if script else None, None
+
+
+def _pack_for(script: str | None, languages: str) -> str | None:
+    """The installed pack for `script` when `languages` has none of its packs."""
+    packs = SCRIPT_PACKS.get(script or "", ())
+    if any(lang in packs for lang in languages.split("+")):
+        return None
+    installed = installed_languages()
+    return next((pack for pack in packs if pack in installed), None)
 
 
 def _tesseract_tsv(png: bytes, languages: str) -> tuple[list[dict[str, str]], str | None]:
