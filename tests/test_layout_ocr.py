@@ -193,3 +193,39 @@ def test_an_upside_down_arabic_scan_reads_right_to_left_in_logical_order():
     assert any("turned 180°" in w for w in read.warnings), read.warnings
     first = read.items[0].line.words
     assert first[0][0][0] > first[1][0][0]  # the first word is the rightmost
+
+
+def test_a_line_read_at_low_confidence_is_never_a_heading():
+    """On a page that reads well as a whole, a line Tesseract read at low confidence
+    (a smudge or the dark fold of a scanned book read as a row of characters, its box
+    tall) is doubtful: it is kept, but never taken for a heading."""
+    def row(line: str, left: int, text: str, conf: str, height: int = 40) -> dict[str, str]:
+        return {"level": "5", "block_num": "1", "par_num": "1", "line_num": line,
+                "left": str(left), "top": str(100 * int(line)), "width": "80",
+                "height": str(height), "conf": conf, "text": text}
+    rows = [row("1", 100, "内在的区从全", "31", height=176), row("1", 200, "也于是经对", "39", 176),
+            row("2", 100, "现在我们进一步", "91"), row("2", 200, "考察这个问题。", "88")]
+    lines, confidences, doubtful = ocr._lines(rows, 200 / 72)
+    assert len(lines) == 2 and doubtful == {0}
+    assert confidences == [31.0, 39.0, 91.0, 88.0]
+
+
+def test_a_doubtful_line_on_a_confident_page_heads_nothing(monkeypatch):
+    from visualiser.layout import pages
+    from visualiser.layout.items import RawLine
+
+    def line(top: float, text: str, size: float) -> RawLine:
+        words = [((72.0 + 60 * n, top, 120.0 + 60 * n, top + 1.2 * size), w)
+                 for n, w in enumerate(text.split())]
+        return RawLine((72.0, top, 72.0 + 60 * len(words), top + 1.2 * size), words,
+                       size, False, False)
+
+    body = [line(200 + 14 * n, "the annual tenant audits the regional household", 10)
+            for n in range(12)]
+    for doubtful, headings in ((set(), 1), ({0}, 0)):
+        read = ocr.OcrPage([line(100, "Smudge Fold Shadow", 30), *body],
+                           (1, 0, 0, 1, 0, 0), 612, 0, 80.0, "eng", doubtful=doubtful)
+        monkeypatch.setattr(pages, "ocr_page", lambda page, options, read=read: read)
+        doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
+        layout = build_layout([read_page(doc[0], LayoutOptions())])
+        assert sum(b.kind == "heading" for b in layout.blocks) == headings, doubtful

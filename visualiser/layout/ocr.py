@@ -85,6 +85,7 @@ class OcrPage:
     confidence: float | None  # mean word confidence, 0-100; None without words
     languages: str  # the packs actually used, "+"-joined
     warnings: list[str] = field(default_factory=list)
+    doubtful: set[int] = field(default_factory=set)  # lines read at low confidence
     error: str | None = None  # why Tesseract gave nothing, if it failed
 
     @property
@@ -182,9 +183,10 @@ def _read(page: pymupdf.Page, zoom: float, turn: int, languages: str,
           as_shown: tuple[pymupdf.Pixmap, tuple] | None = None) -> OcrPage:
     pix, matrix = as_shown if turn == 0 and as_shown else _matrix(page, zoom, turn)
     rows, error = _tesseract_tsv(pix.tobytes("png"), languages)
-    lines, confidences = _lines(rows, zoom)
+    lines, confidences, doubtful = _lines(rows, zoom)
     confidence = sum(confidences) / len(confidences) if confidences else None
-    return OcrPage(lines, matrix, pix.width / zoom, turn, confidence, languages, error=error)
+    return OcrPage(lines, matrix, pix.width / zoom, turn, confidence, languages, error=error,
+                   doubtful=doubtful)
 
 
 def _osd_image(page: pymupdf.Page, pix: pymupdf.Pixmap) -> bytes:
@@ -247,10 +249,15 @@ def _tesseract_tsv(png: bytes, languages: str) -> tuple[list[dict[str, str]], st
     return list(reader), None
 
 
-def _lines(rows: list[dict[str, str]], zoom: float) -> tuple[list[RawLine], list[float]]:
-    """TSV word rows (level 5) → lines in Tesseract's reading order, in points."""
+def _lines(rows: list[dict[str, str]], zoom: float
+           ) -> tuple[list[RawLine], list[float], set[int]]:
+    """TSV word rows (level 5) → lines in Tesseract's reading order, in points; the
+    words' confidences; and the lines whose words' mean confidence is low (a smudge or
+    a page's dark fold read as a row of characters: on a page that reads well as a
+    whole, such a line, its box tall, was taken for a heading)."""
     by_line: dict[tuple[str, str, str], list[WordBox]] = {}
     heights: dict[tuple[str, str, str], float] = {}
+    line_confidences: dict[tuple[str, str, str], list[float]] = {}
     confidences: list[float] = []
     for row in rows:
         key = (row.get("block_num", ""), row.get("par_num", ""), row.get("line_num", ""))
@@ -268,13 +275,19 @@ def _lines(rows: list[dict[str, str]], zoom: float) -> tuple[list[RawLine], list
         box: BBox = (left, top, left + width, top + height)
         by_line.setdefault(key, []).append((box, text))
         try:
-            confidences.append(max(0.0, float(row.get("conf", "0"))))
+            confidence = max(0.0, float(row.get("conf", "0")))
         except ValueError:
-            pass
+            continue
+        confidences.append(confidence)
+        line_confidences.setdefault(key, []).append(confidence)
     lines = []
+    doubtful: set[int] = set()
     for key, words in by_line.items():
         bbox = union(b for b, _ in words)
         # a line box spans ascenders to descenders: about 1.2 times the type size
         size = heights.get(key, bbox[3] - bbox[1]) / 1.2
+        mine = line_confidences.get(key)
+        if mine and sum(mine) / len(mine) < LOW_CONFIDENCE:
+            doubtful.add(len(lines))
         lines.append(RawLine(bbox, join_wide_words(words, size), size, False, False))
-    return lines, confidences
+    return lines, confidences, doubtful

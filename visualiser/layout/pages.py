@@ -250,7 +250,8 @@ def _read_by_ocr(page: pymupdf.Page, options: LayoutOptions) -> PageRead:
     rotation between the two is the page's own plus the turn OCR gave it."""
     ocr = ocr_page(page, options)
     items = [Item("line", line.bbox, line=line,
-                  role="paragraph" if ocr.low_confidence else None) for line in ocr.lines]
+                  role="paragraph" if ocr.low_confidence or n in ocr.doubtful else None)
+             for n, line in enumerate(ocr.lines)]
     return PageRead(page.number + 1, page.rect.width, page.rect.height,
                     (page.rotation + ocr.turned) % 360, ocr.matrix,
                     reading_order(items, ocr.width), True, None, ocr.warnings)
