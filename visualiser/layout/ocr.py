@@ -7,11 +7,15 @@ What it does, and says it did:
    cannot tell (too little text, a script it does not know) and the scan reads badly
    as it lies, the other three ways round are tried and the best read is kept;
 2. the upright rendering is OCR'd (`tsv` output: words with boxes and a confidence);
+   when the languages asked for read it as junk and orientation detection named a
+   script they do not cover ("Han" for `eng`), it is read again with that script's
+   installed pack (`SCRIPT_PACKS`) and the better read kept;
 3. the words are returned in an upright text space with the matrix that maps it onto
    the page as displayed, so every box sits on its glyphs in the page image;
 4. warnings name the page when the scan was turned, when a requested language pack is
-   missing (with the packs installed), and when the confidence is so low that the
-   words are likely junk (the usual cause: a script the languages given do not cover).
+   missing (with the packs installed), when another pack read the page, and when the
+   confidence is so low that the words are likely junk (the usual cause: a script the
+   languages given do not cover); a line read at low confidence is never a heading.
 
 We call Tesseract ourselves rather than through PyMuPDF's OCR text page because that
 path hides the confidence and cannot turn the page first.
@@ -42,6 +46,7 @@ OSD_PIXELS = 2400  # long side of the image orientation detection reads (a lette
 MIN_OSD_CONFIDENCE = 1.5  # Tesseract's orientation confidence; lower is a guess
 _OSD_ROTATE = re.compile(r"Rotate:\s*(\d+)")
 _OSD_SCRIPT = re.compile(r"Script:\s*(\w+)")
+_OSD_CONFIDENCE = re.compile(r"Orientation confidence:\s*([\d.]+)")
 # The packs that read a script orientation detection names, in the order tried: the
 # first one installed is used when the languages asked for read a page badly.
 SCRIPT_PACKS = {
@@ -51,7 +56,6 @@ SCRIPT_PACKS = {
     "Greek": ("ell",), "Devanagari": ("hin", "mar", "nep"), "Thai": ("tha",),
     "Latin": ("eng",),
 }
-_OSD_CONFIDENCE = re.compile(r"Orientation confidence:\s*([\d.]+)")
 _TIMEOUT = 300
 # Tesseract's OpenMP threads fight each other (and our page workers) on a busy machine:
 # one thread per process read a large scan in 3.6 s instead of 12-14 s here.
