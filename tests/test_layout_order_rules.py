@@ -245,3 +245,26 @@ def test_a_form_s_labels_beside_their_values_stay_read_row_by_row():
             page.insert_text((200, 100 + 13 * n), value, fontsize=11)
     text = " ".join(process_pdf(_pdf(draw), "form.pdf").source.text.split())
     assert "Name: Jane Example" in text and "Date: given later" in text, text
+
+
+def test_a_form_s_label_and_the_number_of_the_row_beside_it_are_two_lines():
+    """"Payments" in 10 pt bold, and an em away on its baseline the number of the
+    first row beside it, "61", in 8 pt: MuPDF makes them one line, so the label read
+    "Payments 61" and the row lost its number."""
+    def draw(page):
+        bold = pymupdf.Font("hebo")
+        label = pymupdf.TextWriter(page.rect)  # one piece of text: MuPDF's one line
+        label.append((36, 360), "Payments ", font=bold, fontsize=10)
+        label.append((92, 360), "61 ", font=bold, fontsize=8)
+        label.write_text(page)
+        for n in range(4):
+            y = 360 + 12 * n
+            if n:
+                page.insert_text((92, y), f"{61 + n}", fontsize=8, fontname="hebo")
+            page.insert_text((115, y), f"Federal income tax withheld, part {n}", fontsize=8)
+            page.insert_text((500, y), f"{100 * n}", fontsize=8)
+    layout = process_pdf(_pdf(draw), "form.pdf")
+    text = layout.source.text
+    assert "Payments 61" not in text, text
+    assert "61 Federal income tax withheld, part 0" in text, text
+    assert [b.heading for b in layout.source.blocks if b.kind == "heading"] == ["Payments"]

@@ -339,8 +339,13 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
                     if not text.isascii():
                         words = [(box, normalise(word)) for box, word in words]
                     dx, dy = line["dir"]
-                    lines.append(RawLine(union(b for b, _ in words), words, size, bold, mono,
-                                         horizontal=dx > 0.9 and abs(dy) < 0.1))
+                    horizontal = dx > 0.9 and abs(dy) < 0.1
+                    parts = _parts_set_apart(words, spans) if horizontal and styled else None
+                    for part, part_spans in parts or [(words, spans)]:
+                        if parts:
+                            size, bold, mono = _style(part_spans, styled)
+                        lines.append(RawLine(union(b for b, _ in part), part, size, bold, mono,
+                                             horizontal=horizontal))
                 continue
             if raw is None:
                 raw = textpage.extractRAWDICT()["blocks"]
@@ -420,6 +425,41 @@ def _letter_spaced(words: list[WordBox], size: float) -> list[WordBox]:
 
 
 WATERMARK_SPAN = 0.25  # of the page's width: a slanted line this long is a watermark
+
+
+SET_APART = 0.8  # em: a gap this wide, with a change of type size, parts two lines
+SIZE_STEP = 1.15  # type this much larger or smaller is another line's
+
+
+def _parts_set_apart(words: list[WordBox], spans: list[dict]
+                     ) -> list[tuple[list[WordBox], list[dict]]] | None:
+    """A line MuPDF made of two set apart in different sizes on one baseline, as its
+    parts (words and spans); None when it is one line. A form's section label and the
+    number of the first row beside it ("Payments" in 10 pt, then "61" in 8 pt, an em
+    away) were one line, so the label read "Payments 61"."""
+    if len(spans) < 2 or len(words) < 2:
+        return None
+
+    def size_at(box: BBox) -> float:
+        x = (box[0] + box[2]) / 2
+        return next((sp["size"] for sp in spans if sp["bbox"][0] <= x <= sp["bbox"][2]), 0.0)
+
+    cuts = []
+    for n, ((a, first), (b, second)) in enumerate(zip(words, words[1:], strict=False), start=1):
+        (small, _), (large, label) = sorted(((size_at(a), first), (size_at(b), second)))
+        # the larger type is a label's words, not a symbol ("▶" before a line's number)
+        if (small > 0 and large >= SIZE_STEP * small and b[0] - a[2] >= SET_APART * large
+                and sum(c.isalpha() for c in label) >= 2):
+            cuts.append(n)
+    if not cuts:
+        return None
+    parts = []
+    for start, stop in zip([0, *cuts], [*cuts, len(words)], strict=True):
+        part = words[start:stop]
+        x0, x1 = part[0][0][0], part[-1][0][2]
+        own = [sp for sp in spans if x0 - 1 <= (sp["bbox"][0] + sp["bbox"][2]) / 2 <= x1 + 1]
+        parts.append((part, own or spans))
+    return parts
 
 
 def _watermark(line: dict, textpage: pymupdf.TextPage) -> bool:
