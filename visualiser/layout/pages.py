@@ -439,6 +439,9 @@ def _parts_set_apart(words: list[WordBox], spans: list[dict]
     away) were one line, so the label read "Payments 61"."""
     if len(spans) < 2 or len(words) < 2:
         return None
+    sizes = [sp["size"] for sp in spans]
+    if max(sizes) < SIZE_STEP * min(sizes):
+        return None  # the usual line, all in one size (or nearly), decided first
 
     def size_at(box: BBox) -> float:
         x = (box[0] + box[2]) / 2
