@@ -197,8 +197,8 @@ def test_an_upside_down_arabic_scan_reads_right_to_left_in_logical_order():
 
 def test_a_line_read_at_low_confidence_is_never_a_heading():
     """On a page that reads well as a whole, a line Tesseract read at low confidence
-    (a smudge or the dark fold of a scanned book read as a row of characters, its box
-    tall) is doubtful: it is kept, but never taken for a heading."""
+    (misread, its box stretched tall by the rule above it) is doubtful: it is kept,
+    but never taken for a heading."""
     def row(line: str, left: int, text: str, conf: str, height: int = 40) -> dict[str, str]:
         return {"level": "5", "block_num": "1", "par_num": "1", "line_num": line,
                 "left": str(left), "top": str(100 * int(line)), "width": "80",

@@ -256,9 +256,9 @@ def _tesseract_tsv(png: bytes, languages: str) -> tuple[list[dict[str, str]], st
 def _lines(rows: list[dict[str, str]], zoom: float
            ) -> tuple[list[RawLine], list[float], set[int]]:
     """TSV word rows (level 5) → lines in Tesseract's reading order, in points; the
-    words' confidences; and the lines whose words' mean confidence is low (a smudge or
-    a page's dark fold read as a row of characters: on a page that reads well as a
-    whole, such a line, its box tall, was taken for a heading)."""
+    words' confidences; and the lines whose words' mean confidence is low (misread:
+    on a page that reads well as a whole, such a line, its box often stretched
+    tall by a rule or a speck beside it, was taken for a heading)."""
     by_line: dict[tuple[str, str, str], list[WordBox]] = {}
     heights: dict[tuple[str, str, str], float] = {}
     line_confidences: dict[tuple[str, str, str], list[float]] = {}
