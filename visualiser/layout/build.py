@@ -310,9 +310,10 @@ class _Builder:
             return "code", 0
         first = raw.words[0][1]
         smallest_heading = min(self.style.levels, default=float("inf"))
-        if (first in BULLETS and not (first == "*" and self._in_footnotes(raw))) or (
-                NUMBERED_ITEM.match(first) and size < smallest_heading
-                                and not (self.style.mono_body and first in _TESTIMONY)):
+        bullet = first in BULLETS and not (first == "*" and self._in_footnotes(raw))
+        numbered = (NUMBERED_ITEM.match(first) and size < smallest_heading
+                    and not (self.style.mono_body and first in _TESTIMONY))
+        if bullet or numbered:
             return "list_item", 0
         if size in self.style.levels and not CAPTION.match(raw.text):
             return "heading", self.style.levels[size]
