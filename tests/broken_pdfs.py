@@ -2,9 +2,10 @@
 
 Each is a one- or two-page document that is valid but for one thing, so a test shows
 that exactly that thing is caught: a page count MuPDF cannot read, a page tree that
-loops back on itself (directly or through an intermediate node), a page of no size,
-a cross-reference table cut short (with and without anything left to recover), and
-encryption that is wrong (an unknown security handler, keys that open nothing).
+loops back on itself (directly or through an intermediate node), a page of no size or
+of an impossible size, a cross-reference table cut short (with and without anything
+left to recover), and encryption that is wrong (an unknown security handler, keys that
+open nothing).
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ def page_of_no_size() -> bytes:
     return one_page(b"/UserUnit 0")
 
 
+def page_far_too_large() -> bytes:
+    """A UserUnit of 10^5 makes the page 61,200,000 pt wide (a fuzzed file had one of
+    2^32 pt, and laying out its labels took 24 GB)."""
+    return one_page(b"/UserUnit 100000")
+
+
 def truncated_xref() -> bytes:
     """The xref table is cut after a few bytes; the objects before it are intact, so
     MuPDF can rebuild the table (and says so)."""
@@ -90,6 +97,7 @@ REFUSED = {
     "page-tree cycle": (page_tree_cycle(), "cycle in page tree"),
     "page-tree cycle through a node": (page_tree_cycle_through_a_node(), "cycle in page tree"),
     "page of no size": (page_of_no_size(), "page 1 has no size"),
+    "page far too large": (page_far_too_large(), "at most 14,400 pt"),
     "truncated to nothing": (truncated_to_nothing(), "cannot be read|no pages|damaged"),
     "unknown security handler": (unknown_security_handler(), "cannot be read"),
     "keys that open nothing": (keys_that_open_nothing(), "encrypted with a password"),

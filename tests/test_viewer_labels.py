@@ -48,3 +48,20 @@ def test_a_run_of_chunks_is_written_as_a_range_and_the_render_can_write_it(tmp_p
     assert render_overlay_png(doc, report, 1, scale=2.0)[:4] == b"\x89PNG"
     # The render writes labels in a font that has the en dash.
     assert pymupdf.Font(fontfile=str(LABEL_FONT)).has_glyph(0x2013)
+
+
+def test_a_label_looks_for_room_near_its_box_only():
+    """On a page filled edge to edge the search for a free spot gives up near the box
+    (and overprints the margin) instead of trying every spot along a row: on a page
+    made 2^32 pt wide, trying them all took 24 GB. The pipeline refuses such a page;
+    the placement stays bounded for any page it is given."""
+    import time
+
+    width = 2.0 ** 32
+    rects = [[0.0, 20.0 * n, width, 20.0 * n + 18] for n in range(40)]
+    chunk = {"index": 0, "regions": [{"page": 1, "rects": rects,
+                                       "bbox": [0.0, 0.0, width, 798.0]}]}
+    start = time.process_time()
+    marks = place_page([chunk], [], 1, width, 800.0)
+    assert time.process_time() - start < 5.0
+    assert [m["text"] for m in marks] == ["0"]

@@ -31,6 +31,7 @@ GAP = 2.0  # between a label and its box, and between labels
 GROUP_FROM = 3  # this many chunks starting on one line share one label
 TAG_LIMIT = 6  # chunk numbers written on a tag; the side panel lists them all
 SEARCH_STEPS = 40  # rows tried above and below the anchor before giving up
+MAX_ALONG = 256  # spots tried along a row on each side (a page is some 60 labels wide)
 
 
 _BOLD = pymupdf.Font("hebo")  # get_text_length mis-measures "–" and other non-ASCII
@@ -117,8 +118,12 @@ def _place(free: _Free, anchor: BBox, width: float, height: float, right_first: 
 
 
 def _steps(start: float, step: float, ok: Any) -> Iterable[float]:
+    """Positions from `start` by `step` while `ok`, at most MAX_ALONG of them: a label
+    further along its row than that is no nearer its box than one on the next row."""
     x = start
-    while ok(x):
+    for _ in range(MAX_ALONG):
+        if not ok(x):
+            return
         yield x
         x += step
 

@@ -39,6 +39,10 @@ MAX_PAGES = 2000
 CHUNKS_PER_PAGE = 100
 MIN_CHUNK_LIMIT = 300
 MAX_CHUNKS_ON_A_PAGE = 500
+# The PDF specification's limit for a page's side (ISO 32000-1, Annex C): a MediaBox
+# beyond it is damage or an attack (a 7 KB file whose page was 2^32 pt wide took the
+# label placement to 24 GB).
+MAX_PAGE_SIDE = 14_400
 
 
 @dataclass(slots=True)
@@ -102,6 +106,9 @@ def _check_pages(doc: pymupdf.Document, max_pages: int) -> None:
         rect = page.rect
         if not (rect.width > 0 and rect.height > 0):
             raise BadPdf(f"page {number + 1} has no size (its MediaBox is empty or invalid)")
+        if max(rect.width, rect.height) > MAX_PAGE_SIDE:
+            raise BadPdf(f"page {number + 1} is {rect.width:,.0f} × {rect.height:,.0f} pt; "
+                         f"a PDF page is at most {MAX_PAGE_SIDE:,} pt (200 in) on a side")
     if doc.is_repaired and not any(page.get_text("text").strip() or page.get_images()
                                    for page in doc):
         raise BadPdf("the PDF is damaged (truncated or corrupt) and nothing could be "
