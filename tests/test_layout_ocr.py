@@ -229,3 +229,12 @@ def test_a_doubtful_line_on_a_confident_page_heads_nothing(monkeypatch):
         doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
         layout = build_layout([read_page(doc[0], LayoutOptions())])
         assert sum(b.kind == "heading" for b in layout.blocks) == headings, doubtful
+
+
+def test_a_huge_page_is_rendered_for_ocr_at_a_bounded_size():
+    """A letter page is read at 200 dpi; a page 200 inches square (the PDF limit) would
+    be 1.6 billion pixels at that resolution, so it is read at what fits in forty
+    million."""
+    assert ocr.ocr_zoom(pymupdf.Rect(0, 0, 612, 792)) == pytest.approx(200 / 72)
+    huge = pymupdf.Rect(0, 0, 14_400, 14_400)
+    assert (14_400 * ocr.ocr_zoom(huge)) ** 2 <= ocr.MAX_PIXELS * 1.0001

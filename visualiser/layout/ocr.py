@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 import re
 import shutil
@@ -40,6 +41,7 @@ from visualiser.layout.items import RawLine, WordBox
 from visualiser.layout.scripts import join_wide_words
 
 DPI = 200
+MAX_PIXELS = 40_000_000  # of a page rendered for OCR: a letter page at DPI is 3.7 million
 LOW_CONFIDENCE = 55.0  # mean word confidence (0-100) under which a page reads as junk
 OSD_PIXELS = 2400  # long side of the image orientation detection reads (a letter page
 # at 200 dpi is 2200; below about 150 dpi its confidence drops fast)
@@ -128,7 +130,7 @@ def ocr_page(page: pymupdf.Page, options: LayoutOptions) -> OcrPage:
     languages, problem = choose_languages(options.ocr_lang)
     if problem:
         warnings.append(f"page {number}: {problem}")
-    zoom = DPI / 72
+    zoom = ocr_zoom(page.rect)
     as_shown = _matrix(page, zoom, 0)  # rendered once: for orientation, and read if upright
     turned, script, osd_problem = _orientation(_osd_image(page, as_shown[0]))
     if osd_problem:
@@ -171,6 +173,15 @@ def ocr_page(page: pymupdf.Page, options: LayoutOptions) -> OcrPage:
             f"(installed: {', '.join(x for x in installed_languages() if x != 'osd')})")
     result.warnings = warnings
     return result
+
+
+def ocr_zoom(rect: pymupdf.Rect) -> float:
+    """Pixels per point for OCR: DPI, unless that makes the page more than MAX_PIXELS
+    (a poster-sized scan, or a hostile page 200 inches square: 1.6 billion pixels at
+    200 dpi); then as much as fits."""
+    zoom = DPI / 72
+    area = max(rect.width * rect.height, 1.0)
+    return min(zoom, math.sqrt(MAX_PIXELS / area))
 
 
 def _matrix(page: pymupdf.Page, zoom: float, turn: int) -> tuple[pymupdf.Pixmap, tuple]:
