@@ -238,3 +238,26 @@ def test_a_huge_page_is_rendered_for_ocr_at_a_bounded_size():
     assert ocr.ocr_zoom(pymupdf.Rect(0, 0, 612, 792)) == pytest.approx(200 / 72)
     huge = pymupdf.Rect(0, 0, 14_400, 14_400)
     assert (14_400 * ocr.ocr_zoom(huge)) ** 2 <= ocr.MAX_PIXELS * 1.0001
+
+
+def test_a_full_line_of_ocr_d_chinese_is_no_heading_however_tall(monkeypatch):
+    """OCR'd Chinese: a body line whose box a speck stretched reads as larger type,
+    and its words are unbroken runs the ten-word rule cannot count. Set across the
+    whole measure, it is running text; a short line set larger is still a heading."""
+    from visualiser.layout import pages
+    from visualiser.layout.items import RawLine
+
+    def line(top: float, text: str, size: float, width: float = 468.0) -> RawLine:
+        box = (72.0, top, 72.0 + width, top + 1.2 * size)
+        return RawLine(box, [(box, text)], size, False, False)
+
+    body = [line(200 + 16 * n, "现在我们进一步考察这个问题而劳动生产力是由多种情况决定的", 11)
+            for n in range(12)]
+    running = line(100, "量的价格还赶不上巴西甘蔗种植园或咖啡种植园一年半乎均产量", 20)
+    heading = line(100, "商品所体现的劳动的二重性", 20, width=240.0)
+    for first, headings in ((running, 0), (heading, 1)):
+        read = ocr.OcrPage([first, *body], (1, 0, 0, 1, 0, 0), 612, 0, 85.0, "chi_sim")
+        monkeypatch.setattr(pages, "ocr_page", lambda page, options, read=read: read)
+        doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
+        layout = build_layout([read_page(doc[0], LayoutOptions())])
+        assert sum(b.kind == "heading" for b in layout.blocks) == headings, first.text

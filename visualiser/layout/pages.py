@@ -38,6 +38,7 @@ from visualiser.layout.scripts import (
     columns,
     horizontal_lines,
     is_rtl,
+    is_unspaced,
     is_vertical_piece,
     needs_chars,
     normalise,
@@ -249,12 +250,33 @@ def _read_by_ocr(page: pymupdf.Page, options: LayoutOptions) -> PageRead:
     run left to right there; `matrix` maps it onto the page as displayed, and the
     rotation between the two is the page's own plus the turn OCR gave it."""
     ocr = ocr_page(page, options)
+    full = _full_measure(ocr.lines)
     items = [Item("line", line.bbox, line=line,
-                  role="paragraph" if ocr.low_confidence or n in ocr.doubtful else None)
+                  role="paragraph" if ocr.low_confidence or n in ocr.doubtful
+                  or _running_unspaced(line, full) else None)
              for n, line in enumerate(ocr.lines)]
     return PageRead(page.number + 1, page.rect.width, page.rect.height,
                     (page.rotation + ocr.turned) % 360, ocr.matrix,
                     reading_order(items, ocr.width), True, None, ocr.warnings)
+
+
+def _full_measure(lines: list[RawLine]) -> float:
+    """How wide a full line of the page's text is: the median of its wider half."""
+    widths = sorted(line.bbox[2] - line.bbox[0] for line in lines)
+    wide = widths[len(widths) // 2:]
+    return wide[len(wide) // 2] if wide else float("inf")
+
+
+def _running_unspaced(line: RawLine, full: float) -> bool:
+    """Is `line` an OCR'd full line of Chinese or Japanese running text? Its words are
+    unbroken runs, so the rule that a line of ten words is no heading cannot count
+    them, and a box stretched by a speck made small_ocr's body line "量的价格还赶不上
+    巴西甘蔗种植园…" a heading. A heading is not set across the whole measure."""
+    unspaced = sum(map(is_unspaced, line.text))
+    return unspaced >= _RUNNING_CHARS and line.bbox[2] - line.bbox[0] >= 0.9 * full
+
+
+_RUNNING_CHARS = 12  # Chinese or Japanese characters on a line of running text
 
 
 def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
