@@ -310,7 +310,8 @@ class _Builder:
             return "code", 0
         first = raw.words[0][1]
         smallest_heading = min(self.style.levels, default=float("inf"))
-        bullet = first in BULLETS and not (first == "*" and self._in_footnotes(raw))
+        bullet = first in BULLETS and not (
+            first == "*" and self._in_footnotes(raw.bbox[1], raw.size))
         numbered = (NUMBERED_ITEM.match(first) and size < smallest_heading
                     and not (self.style.mono_body and first in _TESTIMONY))
         if bullet or numbered:
@@ -475,10 +476,8 @@ class _Builder:
     def _footnote(self, lines: list[RawLine], first_line: int, box: BBox) -> bool:
         """A paragraph in small print in the lower half of its page that starts with a
         footnote's mark ("1", "*")."""
-        page = self.layout.pages[-1]
-        height = page.height if page.rotation % 180 == 0 else page.width
-        if not lines or box[1] < height / 2 or size_class(
-                sum(line.size for line in lines) / len(lines)) >= self.style.body - 0.5:
+        if not lines or not self._in_footnotes(box[1], sum(line.size for line in lines)
+                                               / len(lines)):
             return False
         first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
         return bool(_FOOTNOTE_START.fullmatch(first))
@@ -490,15 +489,15 @@ class _Builder:
         alike, ran on as one paragraph ("∗ Harbour Institute. 1 The effective …")."""
         if len(line.words) < 2 or not _FOOTNOTE_START.fullmatch(line.words[0][1]):
             return False  # the usual line, decided first
-        return self._in_footnotes(line) and _ends_sentence(previous)
+        return self._in_footnotes(line.bbox[1], line.size) and _ends_sentence(previous)
 
-    def _in_footnotes(self, line: RawLine) -> bool:
-        """Is `line` set where footnotes are: in small print, in the lower half of its
-        page? There an asterisk that starts a line is a footnote's mark, kept in the
-        text, not a list's bullet."""
+    def _in_footnotes(self, top: float, size: float) -> bool:
+        """Is text from `top` down, set in `size`, where footnotes are: in small print,
+        in the lower half of its page? (There an asterisk that starts a line is a
+        footnote's mark, kept in the text, not a list's bullet.)"""
         page = self.layout.pages[-1]
         height = page.height if page.rotation % 180 == 0 else page.width
-        return line.bbox[1] >= height / 2 and size_class(line.size) < self.style.body - 0.5
+        return top >= height / 2 and size_class(size) < self.style.body - 0.5
 
     def _continues_text(self, before: Block, first_line: int) -> bool:
         """Does a paragraph that starts with `first_line` carry on the paragraph
@@ -650,9 +649,9 @@ def _caption_runs_on(first: RawLine, last: RawLine, line: RawLine) -> bool:
     HOUSEHOLDS BY LITERACY STATUS OF" over "MALE HEAD OF THE HOUSEHOLD")? Bold and in
     capitals, it read as a heading: the caption was cut in two and its table headed
     by its second half."""
-    return (bool(CAPTION.match(first.text)) and not _ends_sentence(last)
-            and abs(line.size - last.size) < 0.5 and line.bold == last.bold
-            and 0 < line.bbox[1] - last.bbox[1] < 2 * last.size)
+    return (abs(line.size - last.size) < 0.5 and line.bold == last.bold
+            and 0 < line.bbox[1] - last.bbox[1] < 2 * last.size
+            and bool(CAPTION.match(first.text)) and not _ends_sentence(last))
 
 
 def _ends_sentence(line: RawLine) -> bool:

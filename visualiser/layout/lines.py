@@ -114,10 +114,12 @@ def drop_running_lines(pages: list[PageRead]) -> int:
         keys = [key(page, item) for item in page.items]
         numbers = [item.bbox for item, k in zip(page.items, keys, strict=True)
                    if k is not None and k[1] in _BARE_NUMBERS and recurs(item, k)]
-        captions = _captions(page.items)
-        kept = [item for item, k in zip(page.items, keys, strict=True)
-                if k is None or id(item) in captions
-                or not (recurs(item, k) or any(same_row(item.bbox, n) for n in numbers))]
+        going = [k is not None and (recurs(item, k) or any(same_row(item.bbox, n)
+                                                             for n in numbers))
+                 for item, k in zip(page.items, keys, strict=True)]
+        captions = _captions(page.items) if any(going) else set()
+        kept = [item for item, gone in zip(page.items, going, strict=True)
+                if not gone or id(item) in captions]
         dropped += len(page.items) - len(kept)
         page.items = kept
     return dropped

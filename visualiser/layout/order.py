@@ -494,13 +494,12 @@ def _labels_side_by_side(stacks: list[list[Item]]) -> bool:
     for row in zip(*stacks, strict=True):  # pieces of one justified line, split at a
         if any(_joined(a, b) or _joined(b, a) for a, b in zip(row, row[1:], strict=False)):
             return False  # wide space, stacked over the next line's pieces
-    texts = [i.line.text for s in stacks for i in s if i.line is not None]
-    if not any(c.isupper() or c.islower() for t in texts for c in t):
+    texts = [[i.line.text.strip() for i in s if i.line is not None] for s in stacks]
+    if not any(c.isupper() or c.islower() for lines in texts for t in lines for c in t):
         return len(stacks) >= 3
-    phrases = sum(1 for s in stacks if any(
-        _UNFINISHED.search(a.line.text.rstrip()) or a.line.text.rstrip().endswith("-")
-        or b.line.text.lstrip()[:1].islower()
-        for a, b in zip(s, s[1:], strict=False) if a.line is not None and b.line is not None))
+    phrases = sum(1 for lines in texts if any(
+        _UNFINISHED.search(a) or a.endswith("-") or b[:1].islower()
+        for a, b in zip(lines, lines[1:], strict=False)))
     return phrases > len(stacks) / 2
 
 
@@ -512,8 +511,8 @@ def _label_stack(lines: list[Item]) -> bool:
             or i.line.text.rstrip().endswith((":", "：")) or _BARE_NUMBER.match(i.line.text)
             for i in lines):
         return False
-    if any(i.line is not None and i.line.text.rstrip().endswith((".", "!", "?", "。"))
-           for i in lines[:-1]):
+    if any(i.line.text.rstrip().endswith((".", "!", "?", "。"))
+           for i in lines[:-1] if i.line is not None):
         return False  # a sentence ends inside: the lines of running text
     for a, b in zip(lines, lines[1:], strict=False):
         size = max(a.line.size, b.line.size)
@@ -588,15 +587,18 @@ def _labels_whole(ordered: list[Item]) -> list[Item]:
     lines are set larger than the form's text (a section's label, not a field's:
     field labels stacked at the form's own size, "Name" over "Address", each read
     with the value beside it, look the same)."""
+    bold = [i for i in ordered if i.line is not None and i.line.bold]
+    if not bold:
+        return ordered  # the usual group of rows
     sizes = sorted(i.line.size for i in ordered if i.line is not None)
-    large = _SECTION_LABEL * sizes[len(sizes) // 2] if sizes else float("inf")
+    large = _SECTION_LABEL * sizes[len(sizes) // 2]
     out = list(ordered)
-    for item in ordered:
+    for item in bold:
         line = item.line
-        if line is None or not line.bold or not (
-                line.size >= large or _UNFINISHED.search(line.text.rstrip())):
+        assert line is not None
+        if not (line.size >= large or _UNFINISHED.search(line.text.rstrip())):
             continue
-        under = [i for i in out if i.line is not None and i.line.bold and i is not item
+        under = [i for i in bold if i is not item and i.line is not None
                  and abs(i.bbox[0] - item.bbox[0]) < 0.5 * line.size
                  and -0.5 * line.size <= i.bbox[1] - item.bbox[3] < 0.6 * line.size
                  and abs(i.line.size - line.size) < 0.1 * line.size]

@@ -34,11 +34,11 @@ from visualiser.layout.lines import margin_notes, margin_numbers
 from visualiser.layout.ocr import ocr_available, ocr_page
 from visualiser.layout.order import reading_order
 from visualiser.layout.scripts import (
+    UNSPACED_CHAR,
     Piece,
     columns,
     horizontal_lines,
     is_rtl,
-    is_unspaced,
     is_vertical_piece,
     needs_chars,
     normalise,
@@ -272,7 +272,7 @@ def _running_unspaced(line: RawLine, full: float) -> bool:
     unbroken runs, so the rule that a line of ten words is no heading cannot count
     them, and a box stretched by a speck made small_ocr's body line "量的价格还赶不上
     巴西甘蔗种植园…" a heading. A heading is not set across the whole measure."""
-    unspaced = sum(map(is_unspaced, line.text))
+    unspaced = len(UNSPACED_CHAR.findall(line.text))
     return unspaced >= _RUNNING_CHARS and line.bbox[2] - line.bbox[0] >= 0.9 * full
 
 
