@@ -1788,3 +1788,23 @@ def test_a_caption_in_capitals_on_two_lines_stays_whole_over_its_table():
     text = process_pdf(data, "caption.pdf").source.text
     assert ("Table 6 : DISTRIBUTION (%) OF HOUSEHOLDS BY LITERACY STATUS OF MALE HEAD OF "
             "THE HOUSEHOLD\n\n| State | n | Share |") in text, text
+
+
+def test_a_forms_bold_tick_box_answer_is_no_heading():
+    """A form sets the answer beside a tick box in bold at its body size ("No" at the
+    right margin, pdf.js's prefilled 1040): by its weight alone it was a heading, and
+    "Refund > No" headed the form's last section. A bold word of three letters or more
+    still heads, and so does a numbered title however short."""
+    def draw(page):
+        page.insert_text((72, 80), "Refund", fontsize=10, fontname="hebo")
+        _column(page, 72, 540, 88, 200, LOREM * 3)
+        page.insert_text((72, 230), "Do you want to allow another person to discuss "
+                         "this return with the office?", fontsize=10)
+        page.draw_rect(pymupdf.Rect(500, 221, 508, 229))
+        page.insert_text((512, 230), "No", fontsize=10, fontname="hebo")
+        _column(page, 72, 540, 240, 330, LOREM * 3)
+        page.insert_text((72, 360), "Tax", fontsize=10, fontname="hebo")
+        _column(page, 72, 540, 368, 460, LOREM * 3)
+        page.insert_text((72, 490), "5 AI", fontsize=10, fontname="hebo")
+        _column(page, 72, 540, 498, 590, LOREM * 3)
+    assert [text for _, text in _headings(_pdf(draw))] == ["Refund", "Tax", "5 AI"]

@@ -21,6 +21,9 @@ from visualiser.layout.items import PageRead, RawLine
 from visualiser.patterns import CAPTION
 
 MAX_HEADING_WORDS = 20  # longer is a sentence set large, not a heading
+# A heading found only by its weight says more than two letters: a form's tick-box
+# answer ("No" set bold beside its box) or a bold "Or" between two choices is a label
+MIN_BOLD_LETTERS = 3
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _SECTION_NUMBER = re.compile(r"^(\d+(\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.|§+\s*\d+(\.\d+)*)$")
 # 2.1, 3.4.1: sections, not list items (and not dates: 2020.1.1)
@@ -248,12 +251,19 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
         return "heading", style.next_level
     if not (first[0].isupper() or first[0].isdigit() or not first[0].isalpha()):
         return kind, level  # starts lower case: the tail of a sentence
-    if bold or (capitals and len(lines) == 1):
+    if (bold and (numbered or not _a_label_word(text))) or (capitals and len(lines) == 1):
         depth = first.rstrip(".").count(".") if numbered else 0
         return "heading", min(style.next_level + depth, 4)
     if kind == "paragraph" and len(lines) == 1 and _MULTI_LEVEL.match(first) and len(words) > 1:
         return "heading", min(style.next_level + first.rstrip(".").count("."), 4)
     return kind, level
+
+
+def _a_label_word(text: str) -> bool:
+    """Fewer than `MIN_BOLD_LETTERS` letters, all of a cased alphabet: "No", "Or".
+    Chinese and Japanese, without case, say a heading in two signs ("概要")."""
+    letters = _LETTER.findall(text)
+    return len(letters) < MIN_BOLD_LETTERS and all(c.lower() != c.upper() for c in letters)
 
 
 # Chinese and Japanese headings hold no full stop and no full-width comma; a line
