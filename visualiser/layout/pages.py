@@ -267,6 +267,9 @@ def _full_measure(lines: list[RawLine]) -> float:
     return wide[len(wide) // 2] if wide else float("inf")
 
 
+_RUNNING_CHARS = 12  # Chinese or Japanese characters on a line of running text
+
+
 def _running_unspaced(line: RawLine, full: float) -> bool:
     """Is `line` an OCR'd full line of Chinese or Japanese running text? Its words are
     unbroken runs, so the rule that a line of ten words is no heading cannot count
@@ -274,9 +277,6 @@ def _running_unspaced(line: RawLine, full: float) -> bool:
     巴西甘蔗种植园…" a heading. A heading is not set across the whole measure."""
     unspaced = len(UNSPACED_CHAR.findall(line.text))
     return unspaced >= _RUNNING_CHARS and line.bbox[2] - line.bbox[0] >= 0.9 * full
-
-
-_RUNNING_CHARS = 12  # Chinese or Japanese characters on a line of running text
 
 
 def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
@@ -469,9 +469,10 @@ def _parts_set_apart(words: list[WordBox], spans: list[dict]
         x = (box[0] + box[2]) / 2
         return next((sp["size"] for sp in spans if sp["bbox"][0] <= x <= sp["bbox"][2]), 0.0)
 
+    at = [(size_at(box), text) for box, text in words]  # each word's type size, once
     cuts = []
-    for n, ((a, first), (b, second)) in enumerate(zip(words, words[1:], strict=False), start=1):
-        (small, _), (large, label) = sorted(((size_at(a), first), (size_at(b), second)))
+    for n, ((a, _), (b, _)) in enumerate(pairwise(words), start=1):
+        (small, _), (large, label) = sorted((at[n - 1], at[n]))
         # the larger type is a label's words, not a symbol ("▶" before a line's number)
         if (small > 0 and large >= SIZE_STEP * small and b[0] - a[2] >= SET_APART * large
                 and sum(c.isalpha() for c in label) >= 2):
