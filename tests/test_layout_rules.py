@@ -946,6 +946,66 @@ def test_a_drafts_two_columns_numbered_in_both_margins_are_read_column_by_column
     assert not [w for w in text if w.isdigit()]
 
 
+def test_a_drafts_second_column_numbered_in_the_gutter_is_read_column_by_column():
+    """REVTeX's preprint layout: every fifth line numbered, in small type, the left
+    column's in the left margin and the right column's in the gutter, a few points
+    from the left column's text. The gutter's numbers stood between the columns' rows and
+    kept the columns from being told apart: the page was read across, row by row."""
+    doc = pymupdf.open()
+    number = 0
+    for page_no in range(3):
+        page = doc.new_page(width=612, height=792)
+        for side, x0 in (("lft", 54), ("rgt", 317)):
+            for n in range(40):
+                y = 90 + n * 14 + (20 if n > 20 else 0)  # a heading's space
+                number += 1
+                if number % 5 == 0:  # set flush right, 10 pt before the line
+                    label = str(number)
+                    page.insert_text((x0 - 10 - pymupdf.get_text_length(label, "helv", 5), y),
+                                     label, fontsize=5)
+                words = " ".join(f"{side}{page_no}n{n:02d}k{k}" for k in range(5))
+                # justified: every line 245 pt wide, 3 pt short of the gutter's numbers
+                size = 245 / pymupdf.get_text_length(words, "helv", 1)
+                page.insert_text((x0, y), words, fontsize=size)
+    processed = process_pdf(doc.tobytes(), "preprint.pdf")
+    text = processed.source.text.split()
+    for page_no in range(3):
+        left = [i for i, w in enumerate(text) if w.startswith(f"lft{page_no}n")]
+        right = [i for i, w in enumerate(text) if w.startswith(f"rgt{page_no}n")]
+        assert len(left) == len(right) == 200
+        assert max(left) < min(right), f"page {page_no + 1} read across its columns"
+    assert not [w for w in text if w.isdigit()]
+    assert any("48 line numbers in the margin" in w for w in processed.layout.warnings)
+
+
+def test_a_drafts_every_line_numbered_beside_lists_and_headings_loses_its_numbers():
+    """AASTeX's `linenumbers`: every line numbered 1, 2, 3, … in a margin of its own,
+    the rows uneven (a list's items, headings, the space around them). An even pitch
+    is what tells a list's bare numbers at the text's edge from line numbers; in a
+    margin no text reaches, an uneven one is line numbering still."""
+    words = _TESTIMONY.split()
+    doc = pymupdf.open()
+    number = 0
+    for _ in range(3):
+        page = doc.new_page(width=612, height=792)
+        y = 80.0
+        for n in range(40):
+            y += (13, 17, 13, 21, 13, 26, 16)[n % 7]  # list items, headings, equations
+            number += 1
+            label = str(number)
+            page.insert_text((44 - pymupdf.get_text_length(label, "helv", 6), y), label,
+                             fontsize=6)
+            line: list[str] = []
+            while words and pymupdf.get_text_length(" ".join([*line, words[0]]), "helv",
+                                                    10) < 440:
+                line.append(words.pop(0))
+            page.insert_text((72, y), " ".join(line), fontsize=10)
+            words = words or _TESTIMONY.split()
+    processed = process_pdf(doc.tobytes(), "draft.pdf")
+    _no_number_between_words(processed.source.text)
+    assert any("120 line numbers in the margin" in w for w in processed.layout.warnings)
+
+
 def test_a_watermark_set_slantwise_is_left_out_and_said_but_a_slanted_label_stays():
     """ACM's author draft, a "Sample" biosketch: a watermark set at 45° across the
     page. Its box, a square over both columns, bridged the gutter and every chunk it

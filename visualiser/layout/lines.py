@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from statistics import median
 
 from visualiser.geometry import BBox, same_row, union
 from visualiser.layout.headings import size_class
@@ -255,10 +256,11 @@ def drop_line_numbers(pages: list[PageRead]) -> int:
     they would sit between the words of every sentence ("We 2 are on the record").
     A column of them is told from a numbered list by what a list cannot be: at least
     LINE_NUMBERS_MIN bare numbers aligned on one edge, rising by one step (1 at an even
-    pitch, or 5 or 10), each set apart from the text of its row, on at least half of the
-    document's pages (a page of a one- or two-page document needs twice as many)."""
+    pitch, or 5 or 10; in a margin no text reaches, 1 at any pitch), each set apart
+    from the text of its row, on at least half of the document's pages (a page of a
+    one- or two-page document needs twice as many)."""
     least = LINE_NUMBERS_MIN if len(pages) > 2 else 2 * LINE_NUMBERS_MIN
-    found = [_line_number_columns(page) for page in pages]
+    found = [_line_number_columns(page, uneven=True) for page in pages]
     edges = [(edge, x) for columns in found for edge, x, column in columns
              if len(column) >= least]
     numbered = sum(1 for columns in found if any(len(c) >= least for _, _, c in columns))
@@ -312,10 +314,13 @@ def _years(column: list[tuple[Item, int]]) -> bool:
     return 4 * years >= 3 * len(column)
 
 
-def _line_number_columns(page: PageRead) -> list[tuple[int, float, list[tuple[Item, int]]]]:
+def _line_number_columns(page: PageRead, uneven: bool = False
+                         ) -> list[tuple[int, float, list[tuple[Item, int]]]]:
     """The columns of margin line numbers on `page` (two numbers or more): the edge
     they align on (0 left, 2 right), its x, and (item, 0 or -1: the line's first or
-    last word) for each number."""
+    last word) for each number. With `uneven`, numbers in a margin of their own may
+    stand at an uneven pitch (lists, headings, equations between the rows): then only
+    the whole document can tell them from a listing's numbers."""
     candidates: list[tuple[BBox, int, Item, int]] = []
     for item in page.items:
         line = item.line
@@ -334,27 +339,60 @@ def _line_number_columns(page: PageRead) -> list[tuple[int, float, list[tuple[It
             candidates.append((box, int(text), item, at))
             if len(words) == 1:
                 break
-    columns = []
+    columns, gutters = [], []
     for edge in (0, 2):  # numbers aligned on their left edge, or on their right
         for run in _aligned(candidates, edge):
-            if _counts_lines(run) and _in_margin(run, page):
-                columns.append((edge, run[0][0][edge], [(item, at) for _, _, item, at in run]))
-    return columns
+            column = (edge, run[0][0][edge], [(item, at) for _, _, item, at in run])
+            place = _standing(run, page)
+            # at the body's own edge, numbers rising by one could be a list's: an
+            # even pitch tells line numbers apart
+            even = place == "edge" or not uneven
+            if place in ("margin", "edge") and _counts_lines(run, even=even):
+                columns.append(column)
+            elif place == "gutter" and _counts_lines(run, even=False):
+                gutters.append(column)
+    # A draft in two columns may number the second one in the gutter (REVTeX's
+    # preprint): lone numbers between the columns count where the margin has its own.
+    return columns + gutters if columns else columns
 
 
-def _in_margin(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> bool:
-    """Is the column of numbers `run` outside the text, nothing beyond it? (A form's
-    numbered lines have its section labels left of them.)"""
+def _standing(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> str | None:
+    """Where the column of numbers `run` stands: "margin" (outside the text, no other
+    line reaching its strip), "edge" (outside the text, lines starting at its edge: a
+    form's numbered lines, a list), "gutter" (lone numbers in a clear strip with text
+    on both sides, between two columns), or None (among the text)."""
     numbers = {id(item) for _, _, item, _ in run}
     x0 = min(c[0][0] for c in run)
     x1 = max(c[0][2] for c in run)
+    y0, y1 = run[0][0][1], run[-1][0][3]
     # boxes are in text space, the page's size is as displayed (turned on rotated pages)
     width = page.width if page.rotation % 180 == 0 else page.height
     left = x1 < width / 2
-    beyond = sum(1 for item in page.items
-                 if item.line is not None and id(item) not in numbers
-                 and (item.bbox[0] < x0 if left else item.bbox[2] > x1))
-    return beyond <= 0.05 * len(page.items)
+    others = [item.bbox for item in page.items if item.line is not None
+              and id(item) not in numbers]
+    allowed = 0.05 * len(page.items)
+    beyond = sum(1 for b in others if (b[0] < x0 if left else b[2] > x1))
+    if beyond <= allowed:
+        reaching = sum(1 for b in others if (b[0] < x1 if left else b[2] > x0))
+        return "margin" if reaching <= allowed else "edge"
+    if not all(item.line is not None and len(item.line.words) == 1
+               for _, _, item, _ in run):
+        return None
+    beside = [item for item in page.items if item.line is not None
+              and id(item) not in numbers and item.bbox[3] > y0 and item.bbox[1] < y1]
+    if not beside:
+        return None
+    middle = (x0 + x1) / 2  # a justified column may reach the widest numbers' edge
+    before = sum(1 for item in beside if item.bbox[2] <= middle)
+    after = sum(1 for item in beside if item.bbox[0] >= middle)
+    crossing = len(beside) - before - after
+    # set smaller than the text, as drafts set them: a table's column of ranks between
+    # two others is in the table's own size
+    smaller = (median(item.line.size for _, _, item, _ in run if item.line is not None)
+               < 0.85 * median(item.line.size for item in beside if item.line is not None))
+    if smaller and min(before, after) >= len(run) and crossing <= 0.05 * len(beside):
+        return "gutter"
+    return None
 
 
 def _aligned(candidates: list[tuple[BBox, int, Item, int]],
@@ -368,22 +406,32 @@ def _aligned(candidates: list[tuple[BBox, int, Item, int]],
     return [sorted(run, key=lambda c: c[0][1]) for run in runs if len(run) >= 2]
 
 
-def _counts_lines(run: list[tuple[BBox, int, Item, int]]) -> bool:
+def _counts_lines(run: list[tuple[BBox, int, Item, int]], even: bool = True) -> bool:
     """Do the numbers of `run` (top to bottom) rise by one step, 1 at an even pitch (a
-    list's numbers rise by one too, item by item), or 5 or 10?"""
+    list's numbers rise by one too, item by item), or 5 or 10? Unless `even`, a step
+    of 1 may come at any pitch, and the count may skip ahead once."""
     steps = Counter(b[1] - a[1] for a, b in zip(run, run[1:], strict=False))
     step, rising = steps.most_common(1)[0]
     if len(run) == 2:
         return step in (1, 5, 10)
-    if step not in (1, 5, 10) or rising < 0.95 * (len(run) - 1):  # a form skips some
+    if step not in (1, 5, 10):
         return False
-    if step > 1:
-        return True  # every fifth line: headings and equations between make the pitch uneven
+    if rising >= 0.95 * (len(run) - 1):  # a form skips some
+        # every fifth line: headings and equations between make the pitch uneven
+        if step > 1 or not even or _even_pitch(run, step):
+            return True
+    # one skip at most, ahead: where the column's count went on in the other column (a
+    # form's numbers skip wherever it leaves lines out)
+    return (not even and rising >= len(run) - 2
+            and all(a[1] < b[1] for a, b in zip(run, run[1:], strict=False)))
+
+
+def _even_pitch(run: list[tuple[BBox, int, Item, int]], step: int) -> bool:
     pitches = sorted(b[0][1] - a[0][1] for a, b in zip(run, run[1:], strict=False)
                      if b[1] - a[1] == step)
     pitch = pitches[len(pitches) // 2]
-    even = sum(1 for p in pitches if abs(p - pitch) <= 0.2 * pitch)
-    return pitch > 0 and even >= 0.8 * len(pitches)
+    regular = sum(1 for p in pitches if abs(p - pitch) <= 0.2 * pitch)
+    return pitch > 0 and regular >= 0.8 * len(pitches)
 
 
 _OPEN_END = re.compile(r"[-\w,;]$")  # a line that ends mid-sentence (a hyphen, a word)
