@@ -920,6 +920,17 @@ def test_a_draft_papers_line_numbers_on_both_margins_are_left_out():
     assert any("162 line numbers in the margin" in w for w in processed.layout.warnings)
 
 
+def _read_column_by_column(text: list[str]) -> None:
+    """Three pages of two columns of 200 words ("lft0n…", "rgt0n…"): each page's left
+    column read before its right one, and no line number among the words."""
+    for page_no in range(3):
+        left = [i for i, w in enumerate(text) if w.startswith(f"lft{page_no}n")]
+        right = [i for i, w in enumerate(text) if w.startswith(f"rgt{page_no}n")]
+        assert len(left) == len(right) == 200
+        assert max(left) < min(right), f"page {page_no + 1} read across its columns"
+    assert not [w for w in text if w.isdigit()]
+
+
 def test_a_drafts_two_columns_numbered_in_both_margins_are_read_column_by_column():
     """ACM's author draft: two columns 22 pt apart on one baseline grid, every line
     numbered in the left margin and the right one. Read with the text, the numbers
@@ -938,19 +949,15 @@ def test_a_drafts_two_columns_numbered_in_both_margins_are_read_column_by_column
                 assert 190 < pymupdf.get_text_length(words, "helv", 9) < 240  # full lines
                 page.insert_text((x0, y), words, fontsize=9)
     text = process_pdf(doc.tobytes(), "draft.pdf").source.text.split()
-    for page_no in range(3):
-        left = [i for i, w in enumerate(text) if w.startswith(f"lft{page_no}n")]
-        right = [i for i, w in enumerate(text) if w.startswith(f"rgt{page_no}n")]
-        assert len(left) == len(right) == 200
-        assert max(left) < min(right), f"page {page_no + 1} read across its columns"
-    assert not [w for w in text if w.isdigit()]
+    _read_column_by_column(text)
 
 
 def test_a_drafts_second_column_numbered_in_the_gutter_is_read_column_by_column():
     """REVTeX's preprint layout: every fifth line numbered, in small type, the left
     column's in the left margin and the right column's in the gutter, a few points
-    from the left column's text. The gutter's numbers stood between the columns' rows and
-    kept the columns from being told apart: the page was read across, row by row."""
+    from the left column's text. The gutter's numbers stood between the columns'
+    rows and kept the columns from being told apart: the page was read across, row
+    by row."""
     doc = pymupdf.open()
     number = 0
     for page_no in range(3):
@@ -969,12 +976,7 @@ def test_a_drafts_second_column_numbered_in_the_gutter_is_read_column_by_column(
                 page.insert_text((x0, y), words, fontsize=size)
     processed = process_pdf(doc.tobytes(), "preprint.pdf")
     text = processed.source.text.split()
-    for page_no in range(3):
-        left = [i for i, w in enumerate(text) if w.startswith(f"lft{page_no}n")]
-        right = [i for i, w in enumerate(text) if w.startswith(f"rgt{page_no}n")]
-        assert len(left) == len(right) == 200
-        assert max(left) < min(right), f"page {page_no + 1} read across its columns"
-    assert not [w for w in text if w.isdigit()]
+    _read_column_by_column(text)
     assert any("48 line numbers in the margin" in w for w in processed.layout.warnings)
 
 

@@ -342,15 +342,16 @@ def _line_number_columns(page: PageRead, uneven: bool = False
     columns, gutters = [], []
     for edge in (0, 2):  # numbers aligned on their left edge, or on their right
         for run in _aligned(candidates, edge):
-            column = (edge, run[0][0][edge], [(item, at) for _, _, item, at in run])
+            if not _counts_lines(run, even=False):
+                continue  # the loosest count first: it is cheap, where a run stands is not
             place = _standing(run, page)
-            # at the body's own edge, numbers rising by one could be a list's: an
-            # even pitch tells line numbers apart
-            even = place == "edge" or not uneven
-            if place in ("margin", "edge") and _counts_lines(run, even=even):
-                columns.append(column)
-            elif place == "gutter" and _counts_lines(run, even=False):
+            column = (edge, run[0][0][edge], [(item, at) for _, _, item, at in run])
+            if place == "gutter":
                 gutters.append(column)
+            # at the body's own edge, numbers rising by one could be a list's: an even
+            # pitch tells line numbers apart
+            elif place is not None and ((place == "margin" and uneven) or _counts_lines(run)):
+                columns.append(column)
     # A draft in two columns may number the second one in the gutter (REVTeX's
     # preprint): lone numbers between the columns count where the margin has its own.
     return columns + gutters if columns else columns
