@@ -497,6 +497,55 @@ def test_an_accent_set_over_its_letter_is_one_letter_with_it():
     assert schutze[0] == pytest.approx(72, abs=0.5)  # the word keeps its box
 
 
+
+def _unmapped_ligatures_pdf(lines: list[bytes], ligatures: dict[int, float]) -> bytes:
+    """One page of `lines` in a simple font with Calibri's advances for f, i, l and t
+    (the glyphs' shapes are Helvetica's, the advances the font's /Widths) and, at the
+    codes of `ligatures`, glyphs of the given advance (em) whose names no text
+    mapping knows, as Word writes Calibri's ligatures: the text layer reads U+FFFD."""
+    helvetica = pymupdf.Font("helv")
+    calibri = {"f": 0.305, "i": 0.229, "l": 0.229, "t": 0.335}
+
+    def advance(code: int) -> float:
+        return ligatures.get(code) or calibri.get(chr(code)) or helvetica.glyph_advance(code)
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    font = doc.get_new_xref()
+    names = " ".join(f"{code} /g{code}" for code in ligatures)
+    widths = " ".join(str(round(1000 * advance(code))) for code in range(32, 160))
+    doc.update_object(font, (
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 32 /LastChar 159 "
+        f"/Widths [{widths}] /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding "
+        f"/Differences [{names}] >> >>"))
+    content = doc.get_new_xref()
+    doc.update_object(content, "<< >>")
+    doc.update_stream(content, b"BT /F1 11 Tf 72 700 Td "
+                      + b" ".join(b"(" + line + b") Tj 0 -14 Td" for line in lines) + b" ET")
+    doc.xref_set_key(page.xref, "Contents", f"{content} 0 R")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /F1 {font} 0 R >> >>")
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def test_a_ligature_glyph_without_text_is_read_by_its_width():
+    """Word sets Calibri's ligatures without a text mapping: the text layer reads
+    "wri�ng", "opera�on", "inpu�ng". A ligature is as wide as its letters or a little
+    narrower (Calibri's "ti" by 0.007 em, its "tti" by 0.043), so its width against
+    the font's own letters says "ti" and "tti". Calibri's "tt" (0.036 em narrower) is
+    as wide as "ft" or "tf" would be: it stays unread, not misspelled; and so does a
+    glyph between spaces, which is no piece of a word."""
+    data = _unmapped_ligatures_pdf(
+        [b"The wri\x80ng of an opera\x80on and inpu\x82ng,",
+         b"a letter wri\x81en to a tiny title \x80 page."],
+        {128: 0.335 + 0.229 - 0.007, 129: 2 * 0.335 - 0.036, 130: 2 * 0.335 + 0.229 - 0.043})
+    doc = process_pdf(data, "calibri.pdf")
+    words = [w.text for w in doc.layout.words]
+    assert words[:7] == ["The", "writing", "of", "an", "operation", "and", "inputting,"]
+    assert "wri\ufffden" in words and "\ufffd" in words
+    assert "writing" in doc.source.text and "tiny title" in doc.source.text
+
 def _left_column_lines(page: pymupdf.Page, lines: list[str], top: float = 80) -> None:
     for n, line in enumerate(lines):
         page.insert_text((40, top + 13 * n), line, fontsize=10)

@@ -30,6 +30,7 @@ from visualiser.layout.engines import (
 )
 from visualiser.layout.figures import Figure, drawing_boxes, find_figures
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
+from visualiser.layout.ligatures import has_unmapped, restore_ligatures
 from visualiser.layout.lines import margin_notes, margin_numbers
 from visualiser.layout.ocr import ocr_available, ocr_page
 from visualiser.layout.order import reading_order
@@ -150,6 +151,8 @@ def _read_batch(args: tuple[bytes, int, int, LayoutOptions]) -> list[PageRead]:
 def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> PageRead:
     textpage = page.get_textpage(flags=TEXT_FLAGS)
     words = textpage.extractWORDS()
+    if has_unmapped(words):  # "wri�ng": a ligature without text, from its width
+        words = restore_ligatures(words, textpage.extractRAWDICT()["blocks"])
     if not words and page.get_images():
         if options.ocr and ocr_available():
             return _read_by_ocr(page, options)
