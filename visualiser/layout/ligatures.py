@@ -45,13 +45,16 @@ def restore_ligatures(words: list[Word], blocks: list[dict]) -> list[Word]:
             if not any(c["c"] == UNMAPPED for c, _ in chars):
                 continue
             found = readings.setdefault((block_no, line_no), [])
+            turned = _turned(line)  # its boxes' widths are no advances
             for n, (c, span) in enumerate(chars):
                 if c["c"] != UNMAPPED:
                     continue
                 inside = any(0 <= m < len(chars) and chars[m][0]["c"].isascii()
                              and chars[m][0]["c"].isalpha() for m in (n - 1, n + 1))
-                advance = (c["bbox"][2] - c["bbox"][0]) / span["size"] if span["size"] else 0
-                letters = _reading(advance, widths.get(span["font"], {})) if inside else None
+                letters = None
+                if inside and not turned and span["size"]:
+                    advance = (c["bbox"][2] - c["bbox"][0]) / span["size"]
+                    letters = _reading(advance, widths.get(span["font"], {}))
                 found.append(letters or UNMAPPED)
     out = []
     for word in words:
@@ -68,8 +71,8 @@ def _letter_widths(blocks: list[dict]) -> dict[str, dict[str, float]]:
     seen: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for block in blocks:
         for line in block.get("lines", ()):
-            if abs(line["dir"][1]) > 0.01:
-                continue  # turned: its boxes' widths are not advances
+            if _turned(line):
+                continue
             for span in line["spans"]:
                 if not span["size"]:
                     continue
@@ -78,6 +81,10 @@ def _letter_widths(blocks: list[dict]) -> dict[str, dict[str, float]]:
                         seen[span["font"]][c["c"]].append(
                             (c["bbox"][2] - c["bbox"][0]) / span["size"])
     return {font: {ch: median(v) for ch, v in letters.items()} for font, letters in seen.items()}
+
+
+def _turned(line: dict) -> bool:
+    return abs(line["dir"][1]) > 0.01
 
 
 def _reading(advance: float, widths: dict[str, float]) -> str | None:
