@@ -1919,3 +1919,33 @@ def test_a_forms_bold_tick_box_answer_is_no_heading():
         page.insert_text((72, 490), "5 AI", fontsize=10, fontname="hebo")
         _column(page, 72, 540, 498, 590, LOREM * 3)
     assert [text for _, text in _headings(_pdf(draw))] == ["Refund", "Tax", "5 AI"]
+
+
+def _set_in_fonts(page: pymupdf.Page, x: float, y: float,
+                  pieces: list[tuple[str, str]], size: float = 10) -> None:
+    """One line of `pieces` (text, font), each set after the one before it."""
+    for text, font in pieces:
+        page.insert_text((x, y), text, fontsize=size, fontname=font)
+        x += pymupdf.get_text_length(text, font, size)
+
+
+def test_typewriter_words_in_a_bold_line_leave_it_bold():
+    """LaTeX has no bold typewriter type: REVTeX's bold lead paragraph sets
+    `\\texttt{quotation}` in medium weight on its second line. Read as not bold, that
+    line ended the bold text, and the paragraph's first line, bold and alone, was a
+    heading ("The lead paragraph is encapsulated with the"). A title with a file name
+    in it is bold still and heads; a listing's line with a bold keyword is code."""
+    def draw(page):
+        _set_in_fonts(page, 72, 80, [("The lead paragraph is encapsulated with the", "hebo")])
+        _set_in_fonts(page, 72, 92, [("LaTeX ", "hebo"), ("quotation", "cour"),
+                                     (" environment and is formatted as a", "hebo")])
+        _set_in_fonts(page, 72, 104, [("single paragraph before the first heading.", "hebo")])
+        _column(page, 72, 540, 120, 230, LOREM * 3)
+        _set_in_fonts(page, 72, 260, [("Appendix A The listing of ", "hebo"),
+                                      ("topcoman.sty", "cour")])
+        _column(page, 72, 540, 268, 380, LOREM * 3)
+        _set_in_fonts(page, 72, 400, [("\\else", "cobo"), (" % otherwise", "cour")])
+        _set_in_fonts(page, 72, 412, [("\\relax", "cour")])
+        _column(page, 72, 540, 430, 540, LOREM * 3)
+    headings = [text for _, text in _headings(_pdf(draw))]
+    assert headings == ["Appendix A The listing of topcoman.sty"]

@@ -571,9 +571,28 @@ def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
     size = _most_set_in((_nominal_size(spans, n), len(s["text"])) for n, s in enumerate(spans))
     # a contents entry's dot leaders may come from another font than its bold title
     worded = [s for s in spans if not _leader(s["text"])] or spans
-    bold = styled and all(s["flags"] & 16 or _bold_font(s["font"]) for s in worded)
-    mono = styled and all(s["flags"] & 8 or _mono_font(s["font"]) for s in spans)
+    bold = styled and _bold(worded)
+    mono = styled and all(map(_mono, spans))
     return size, bold, mono
+
+
+def _bold(spans: list[dict]) -> bool:
+    """Is the line set bold: all of it, but for words in typewriter type, which LaTeX
+    has no bold of (a bold paragraph's `\\texttt{quotation}`, a title's file name), so
+    long as those are its lesser part? Read as not bold, the first line of a bold
+    paragraph, alone bold, was a heading."""
+    weights = [bool(s["flags"] & 16 or _bold_font(s["font"])) for s in spans]
+    if all(weights):
+        return True
+    plain = [s for s, bold in zip(spans, weights, strict=True) if not bold]
+    if any(bold and _mono(s) for s, bold in zip(spans, weights, strict=True)):
+        return False  # a listing's keywords set bold: code, not a bold line
+    return all(map(_mono, plain)) and 3 * sum(len(s["text"].strip()) for s in plain) <= sum(
+        len(s["text"].strip()) for s in spans)
+
+
+def _mono(span: dict) -> bool:
+    return bool(span["flags"] & 8 or _mono_font(span["font"]))
 
 
 @cache
