@@ -572,7 +572,7 @@ def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
     # a contents entry's dot leaders may come from another font than its bold title
     worded = [s for s in spans if not _leader(s["text"])] or spans
     bold = styled and _bold(worded)
-    mono = styled and all(map(_mono, spans))
+    mono = styled and all(s["flags"] & 8 or _mono_font(s["font"]) for s in spans)
     return size, bold, mono
 
 
@@ -581,12 +581,12 @@ def _bold(spans: list[dict]) -> bool:
     has no bold of (a bold paragraph's `\\texttt{quotation}`, a title's file name), so
     long as those are its lesser part? Read as not bold, the first line of a bold
     paragraph, alone bold, was a heading."""
-    weights = [bool(s["flags"] & 16 or _bold_font(s["font"])) for s in spans]
-    if all(weights):
-        return True
-    plain = [s for s, bold in zip(spans, weights, strict=True) if not bold]
-    if any(bold and _mono(s) for s, bold in zip(spans, weights, strict=True)):
+    bold = [s for s in spans if s["flags"] & 16 or _bold_font(s["font"])]
+    if len(bold) == len(spans) or not bold:
+        return bool(bold)  # most lines: all bold, or none of it
+    if any(map(_mono, bold)):
         return False  # a listing's keywords set bold: code, not a bold line
+    plain = [s for s in spans if not (s["flags"] & 16 or _bold_font(s["font"]))]
     return all(map(_mono, plain)) and 3 * sum(len(s["text"].strip()) for s in plain) <= sum(
         len(s["text"].strip()) for s in spans)
 
