@@ -15,6 +15,7 @@ import pymupdf
 import pytest
 
 from tests.conftest import make_app
+from tests.test_layout_rules import unmapped_ligatures_pdf
 from tests.upper_engine import UpperCaseEngine
 from visualiser import knowledgebase
 from visualiser.cli import main
@@ -281,6 +282,18 @@ def test_ml_engine_reads_headings_lists_and_running_feet():
     assert {text for role, _, text in roles if role == "running"} == {
         "Page 1", "Page 2", "Page 3"}
     assert all(i.group is not None for p in pages for i in p.items if i.line)
+
+
+@needs_ml
+def test_ml_engine_reads_a_ligature_glyph_without_text_as_the_builtin_does():
+    """The engines share the line reader, and with it `ligatures.py`: Calibri's
+    "ti" without a text mapping is "writing" under either, not "wri\ufffdng"."""
+    data = unmapped_ligatures_pdf([b"The wri\x80ng of an opera\x80on and its rules."],
+                                  {128: 0.335 + 0.229 - 0.007})
+    for engine in ("builtin", ML):
+        doc = process_pdf(data, "calibri.pdf", options=LayoutOptions(engine=engine))
+        words = [w.text for w in doc.layout.words]
+        assert "writing" in words and "operation" in words, (engine, words)
 
 
 @needs_ml

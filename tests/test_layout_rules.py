@@ -498,7 +498,7 @@ def test_an_accent_set_over_its_letter_is_one_letter_with_it():
 
 
 
-def _unmapped_ligatures_pdf(lines: list[bytes], ligatures: dict[int, float]) -> bytes:
+def unmapped_ligatures_pdf(lines: list[bytes], ligatures: dict[int, float]) -> bytes:
     """One page of `lines` in a simple font with Calibri's advances for f, i, l and t
     (the glyphs' shapes are Helvetica's, the advances the font's /Widths) and, at the
     codes of `ligatures`, glyphs of the given advance (em) whose names no text
@@ -536,7 +536,7 @@ def test_a_ligature_glyph_without_text_is_read_by_its_width():
     the font's own letters says "ti" and "tti". Calibri's "tt" (0.036 em narrower) is
     as wide as "ft" or "tf" would be: it stays unread, not misspelled; and so does a
     glyph between spaces, which is no piece of a word."""
-    data = _unmapped_ligatures_pdf(
+    data = unmapped_ligatures_pdf(
         [b"The wri\x80ng of an opera\x80on and inpu\x82ng,",
          b"a letter wri\x81en to a tiny title \x80 page."],
         {128: 0.335 + 0.229 - 0.007, 129: 2 * 0.335 - 0.036, 130: 2 * 0.335 + 0.229 - 0.043})

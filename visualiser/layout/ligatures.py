@@ -53,17 +53,21 @@ def restore_ligatures(words: list[Word], blocks: list[dict]) -> list[Word]:
                              and chars[m][0]["c"].isalpha() for m in (n - 1, n + 1))
                 letters = None
                 if inside and not turned and span["size"]:
-                    advance = (c["bbox"][2] - c["bbox"][0]) / span["size"]
-                    letters = _reading(advance, widths.get(span["font"], {}))
+                    letters = _reading(_advance(c, span), widths.get(span["font"], {}))
                 found.append(letters or UNMAPPED)
     out = []
     for word in words:
-        found = readings.get((word[5], word[6]))
-        if found and UNMAPPED in word[4]:
-            text = "".join(found.pop(0) if ch == UNMAPPED and found else ch for ch in word[4])
+        queue = readings.get((word[5], word[6]))  # the line's glyphs, in order
+        if queue and UNMAPPED in word[4]:
+            text = "".join(queue.pop(0) if ch == UNMAPPED and queue else ch for ch in word[4])
             word = (*word[:4], text, *word[5:])
         out.append(word)
     return out
+
+
+def _advance(char: dict, span: dict) -> float:
+    """A glyph's advance in em: its box's width, on a line set horizontally."""
+    return (char["bbox"][2] - char["bbox"][0]) / span["size"]
 
 
 def _letter_widths(blocks: list[dict]) -> dict[str, dict[str, float]]:
@@ -78,8 +82,7 @@ def _letter_widths(blocks: list[dict]) -> dict[str, dict[str, float]]:
                     continue
                 for c in span["chars"]:
                     if c["c"].isascii() and c["c"].isalpha():
-                        seen[span["font"]][c["c"]].append(
-                            (c["bbox"][2] - c["bbox"][0]) / span["size"])
+                        seen[span["font"]][c["c"]].append(_advance(c, span))
     return {font: {ch: median(v) for ch, v in letters.items()} for font, letters in seen.items()}
 
 

@@ -354,7 +354,7 @@ def _line_number_columns(page: PageRead, uneven: bool = False
                 columns.append(column)
     # A draft in two columns may number the second one in the gutter (REVTeX's
     # preprint): lone numbers between the columns count where the margin has its own.
-    return columns + gutters if columns else columns
+    return columns + gutters if columns else []
 
 
 def _standing(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> str | None:
@@ -376,8 +376,7 @@ def _standing(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> str | N
     if beyond <= allowed:
         reaching = sum(1 for b in others if (b[0] < x1 if left else b[2] > x0))
         return "margin" if reaching <= allowed else "edge"
-    if not all(item.line is not None and len(item.line.words) == 1
-               for _, _, item, _ in run):
+    if not all(len(item.line.words) == 1 for _, _, item, _ in run):
         return None
     beside = [item for item in page.items if item.line is not None
               and id(item) not in numbers and item.bbox[3] > y0 and item.bbox[1] < y1]
@@ -389,8 +388,8 @@ def _standing(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> str | N
     crossing = len(beside) - before - after
     # set smaller than the text, as drafts set them: a table's column of ranks between
     # two others is in the table's own size
-    smaller = (median(item.line.size for _, _, item, _ in run if item.line is not None)
-               < 0.85 * median(item.line.size for item in beside if item.line is not None))
+    smaller = (median(item.line.size for _, _, item, _ in run)
+               < 0.85 * median(item.line.size for item in beside))
     if smaller and min(before, after) >= len(run) and crossing <= 0.05 * len(beside):
         return "gutter"
     return None

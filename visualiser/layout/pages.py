@@ -150,9 +150,7 @@ def _read_batch(args: tuple[bytes, int, int, LayoutOptions]) -> list[PageRead]:
 
 def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> PageRead:
     textpage = page.get_textpage(flags=TEXT_FLAGS)
-    words = textpage.extractWORDS()
-    if has_unmapped(words):  # "wri�ng": a ligature without text, from its width
-        words = restore_ligatures(words, textpage.extractRAWDICT()["blocks"])
+    words, raw = read_words(textpage)
     if not words and page.get_images():
         if options.ocr and ocr_available():
             return _read_by_ocr(page, options)
@@ -160,7 +158,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
             f"page {page.number + 1} has no text layer and OCR is unavailable "
             "(install tesseract-ocr); its words are missing"))
     watermarks: list[tuple[int, int, str]] = []
-    lines, vertical_lines = text_lines(textpage, styled=True, page=page, words=words,
+    lines, vertical_lines = text_lines(textpage, styled=True, page=page, words=words, raw=raw,
                                        watermarks=watermarks)
     if watermarks:
         marked = {(block, line) for block, line, _ in watermarks}
@@ -314,8 +312,19 @@ def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[It
             + sorted(beside, key=lambda i: (i.bbox[1], i.bbox[0])))
 
 
+def read_words(textpage: pymupdf.TextPage) -> tuple[list, list[dict] | None]:
+    """The text page's words (`extractWORDS()`), a ligature glyph without text in them
+    read by its width ("wri�ng": `ligatures.py`); and its characters
+    (`extractRAWDICT()` blocks) when that took them, else None."""
+    words = textpage.extractWORDS()
+    if not has_unmapped(words):
+        return words, None
+    raw = textpage.extractRAWDICT()["blocks"]
+    return restore_ligatures(words, raw), raw
+
+
 def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page | None = None,
-               words: list | None = None,
+               words: list | None = None, raw: list[dict] | None = None,
                watermarks: list[tuple[int, int, str]] | None = None,
                ) -> tuple[list[RawLine], list[RawLine]]:
     """Text lines with their words and style: the horizontal lines, and the vertical
@@ -325,15 +334,16 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
     Ordinary lines take PyMuPDF's own words; lines in a right-to-left or CJK script,
     and vertical ones, are rebuilt from their characters by `scripts.py` (with the
     stretching glyphs of right-to-left lines that the text layer drops, when `page`
-    is given). `words` is the text page's `extractWORDS()` when the caller has it
+    is given). `words` and `raw` are `read_words(textpage)` when the caller has them
     already. With `watermarks`, a line set slantwise across the page ("DRAFT",
     "Unpublished working draft.") is no line: its block, line and text are added
     there instead (its box, a square over the columns, would bridge them)."""
+    if words is None:
+        words, raw = read_words(textpage)
     words_by_line: dict[tuple[int, int], list[WordBox]] = {}
-    for x0, y0, x1, y1, text, block_no, line_no, _ in (
-            textpage.extractWORDS() if words is None else words):
+    for x0, y0, x1, y1, text, block_no, line_no, _ in words:
         words_by_line.setdefault((block_no, line_no), []).append(((x0, y0, x1, y1), text))
-    raw: list[dict] | None = None  # the characters, read only for a page that needs them
+    # `raw`: the characters, read only for a page that needs them
     stretching: list[tuple[BBox, str]] | None = None  # read only for right-to-left lines
     lines: list[RawLine] = []
     pieces: list[Piece] = []
@@ -572,7 +582,7 @@ def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
     # a contents entry's dot leaders may come from another font than its bold title
     worded = [s for s in spans if not _leader(s["text"])] or spans
     bold = styled and _bold(worded)
-    mono = styled and all(s["flags"] & 8 or _mono_font(s["font"]) for s in spans)
+    mono = styled and all(map(_mono, spans))
     return size, bold, mono
 
 
@@ -581,12 +591,14 @@ def _bold(spans: list[dict]) -> bool:
     has no bold of (a bold paragraph's `\\texttt{quotation}`, a title's file name), so
     long as those are its lesser part? Read as not bold, the first line of a bold
     paragraph, alone bold, was a heading."""
-    bold = [s for s in spans if s["flags"] & 16 or _bold_font(s["font"])]
-    if len(bold) == len(spans) or not bold:
-        return bool(bold)  # most lines: all bold, or none of it
+    bold: list[dict] = []
+    plain: list[dict] = []
+    for s in spans:
+        (bold if s["flags"] & 16 or _bold_font(s["font"]) else plain).append(s)
+    if not bold or not plain:
+        return not plain  # most lines: all bold, or none of it
     if any(map(_mono, bold)):
         return False  # a listing's keywords set bold: code, not a bold line
-    plain = [s for s in spans if not (s["flags"] & 16 or _bold_font(s["font"]))]
     return all(map(_mono, plain)) and 3 * sum(len(s["text"].strip()) for s in plain) <= sum(
         len(s["text"].strip()) for s in spans)
 
