@@ -189,6 +189,25 @@ def test_a_bold_contents_entry_over_two_lines_is_no_heading():
     assert "Metafont, MetaPost, and TeX" in process_pdf(data, "toc.pdf").source.text
 
 
+def test_a_papers_contents_end_at_its_first_paragraph_of_prose():
+    # aomart's contents: entries in bold, a size below "Contents", and sections set in
+    # a type no heading is read in. Nothing ended the contents, so every subsection of
+    # the paper that a formula (not prose) follows was taken for one of its entries.
+    def draw(page):
+        page.insert_text((72, 60), "Field Survey Methods", fontsize=20, fontname="hebo")
+        page.insert_text((72, 100), "Contents", fontsize=14, fontname="hebo")
+        page.insert_text((72, 125), "1 Overview", fontsize=12, fontname="hebo")
+        page.insert_text((72, 145), "2 Worked Examples", fontsize=12, fontname="hebo")
+        page.insert_text((72, 175), "Keywords: survey, transects", fontsize=10)
+        _column(page, 72, 540, 190, 290, LOREM * 4)
+        page.insert_text((72, 320), "2.1 A Transect Count", fontsize=12, fontname="hebo")
+        page.insert_text((200, 345), "n = a + b", fontsize=10)
+        _column(page, 72, 540, 360, 460, LOREM * 4)
+    headings = [text for _, text in _headings(_pdf(draw))]
+    assert "2.1 A Transect Count" in headings
+    assert "1 Overview" not in headings and "2 Worked Examples" not in headings
+
+
 def test_bold_capitals_and_legal_divisions_at_body_size_are_headings():
     def draw(page):
         y = 60
@@ -1412,6 +1431,30 @@ def test_a_books_cover_and_title_page_are_one_level_and_icons_none():
     report = chunk_report(process_pdf(doc.tobytes(), "guide.pdf"), "structure_aware")
     paths = {tuple(c["heading_path"]) for c in report["chunks"]}
     assert ("Dockets Guide", "Keeping Records 3", "3.1 Filing Rules") in paths
+
+
+def test_a_size_that_heads_nothing_takes_no_heading_level():
+    """A report's masthead sets its issue number in a size of its own, between the
+    subtitle's and the sections'; sections and subsections, half a point apart, must
+    still be two levels (they were both the fourth, so a subsection's path lost its
+    section)."""
+    def draw(page):
+        page.insert_text((72, 70), "Insurance Claims Review", fontsize=22, fontname="hebo")
+        page.insert_text((72, 100), "Issues and Points", fontsize=18, fontname="hebo")
+        page.insert_text((72, 125), "No. 1695 / 2020", fontsize=15)
+        y = 160
+        for section in ("1 Background", "2 Current Cover"):
+            page.insert_text((72, y), section, fontsize=13.5, fontname="hebo")
+            for sub in ("(1) Amended Act", "(2) Standard Terms"):
+                page.insert_text((72, y + 22), sub, fontsize=12.5)
+                _column(page, 72, 540, y + 30, y + 100, LOREM * 2, size=11)
+                y += 90
+            y += 20
+    report = chunk_report(process_pdf(_pdf(draw), "report.pdf"), "structure_aware")
+    paths = {tuple(c["heading_path"]) for c in report["chunks"]}
+    top = ("Insurance Claims Review", "Issues and Points")
+    assert (*top, "2 Current Cover", "(2) Standard Terms") in paths
+    assert (*top, "1 Background", "(2) Standard Terms") in paths
 
 
 def test_a_title_blocks_author_and_date_are_no_headings():

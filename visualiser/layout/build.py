@@ -38,7 +38,7 @@ from visualiser.layout.lines import (
 )
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 from visualiser.layout.scripts import right_to_left
-from visualiser.patterns import BULLETS, CAPTION, ENTRY_END, NUMBERED_ITEM
+from visualiser.patterns import BULLETS, CAPTION, DOT_LEADER, ENTRY_END, NUMBERED_ITEM
 
 # What an engine's role makes of a line; "running" lines never reach a block.
 _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragraph",
@@ -58,7 +58,8 @@ def build_layout(pages: list[PageRead]) -> Layout:
     for page in pages:
         builder.add_page(page)
     _authors_are_no_headings(builder.layout)
-    _contents_are_no_headings(builder.layout)
+    _contents_are_no_headings(builder.layout, builder.footnotes)
+    _levels_from_ranks(builder.layout)
     dropped += builder.running
     if dropped:
         builder.layout.warnings.append(
@@ -107,15 +108,21 @@ def _authors_are_no_headings(layout: Layout) -> None:
             blocks[n] = replace(blocks[n], kind="paragraph", level=0)
 
 
-def _contents_are_no_headings(layout: Layout) -> None:
+def _contents_are_no_headings(layout: Layout, footnotes: set[int]) -> None:
     """Under a "Contents" heading, the entries set in heading type (a book's chapters
     in bold, without dot leaders) are entries, not headings: no chunk sits under
     "1 Introduction" of the contents page. The contents end at the next heading at
-    their level or above, or at one that prose follows (the first chapter)."""
+    their level or above, at one that prose follows (the first chapter), or at a
+    paragraph of prose itself (a paper's contents, whose sections are set in a type
+    no heading was read in, end at its introduction); not at a footnote (`footnotes`:
+    their block ids) at the foot of the contents page."""
     blocks = layout.blocks
     level = 0  # the level of the contents heading being read, 0 outside one
     for n, block in enumerate(blocks):
         if block.kind != "heading":
+            if (level and block.kind == "paragraph" and block.id not in footnotes
+                    and _is_prose(layout.block_text(block))):
+                level = 0
             continue
         if level and block.level > level and not _prose_after(layout, n):
             blocks[n] = replace(block, kind="paragraph", level=0)
@@ -123,11 +130,33 @@ def _contents_are_no_headings(layout: Layout) -> None:
         level = block.level if _CONTENTS.fullmatch(layout.block_text(block).strip()) else 0
 
 
+def _levels_from_ranks(layout: Layout) -> None:
+    """Heading levels 1–4 from the ranks of the sizes headings were set in (and of
+    the bold and numbered headings below them): the ranks the document's headings use,
+    in order. A size that heads nothing (a masthead's issue number, a cover's banner)
+    takes no level; without that, a report's sections and their subsections, set a
+    half point apart, both fell below the fourth level and read as one."""
+    blocks = layout.blocks
+    ranks = sorted({block.level for block in blocks if block.kind == "heading"})
+    level = {rank: min(n, 4) for n, rank in enumerate(ranks, start=1)}
+    for n, block in enumerate(blocks):
+        if block.kind == "heading" and level[block.level] != block.level:
+            blocks[n] = replace(block, level=level[block.level])
+
+
 def _prose_after(layout: Layout, n: int) -> bool:
     """Is the block after heading `n` a paragraph of running text?"""
     after = layout.blocks[n + 1] if n + 1 < len(layout.blocks) else None
     return (after is not None and after.kind == "paragraph"
             and len(layout.block_text(after).split()) >= PROSE_WORDS)
+
+
+def _is_prose(text: str) -> bool:
+    """Twice as many words as any contents entry, without dot leaders, and not a run
+    of entries: their page numbers would be one word in eight or more."""
+    words = text.split()
+    return (len(words) >= 2 * PROSE_WORDS and not DOT_LEADER.search(text)
+            and 8 * sum(map(str.isdigit, words)) < len(words))
 
 
 PROSE_WORDS = 12  # a contents entry, with its page number, is shorter

@@ -63,7 +63,9 @@ class DocumentStyle:
     """What the body text of a document looks like, from its character counts."""
 
     body: float = 10.0  # the size class most characters are set in
-    levels: dict[float, int] = field(default_factory=dict)  # bigger sizes → level 1–4
+    # bigger sizes → their rank, 1 for the largest; `build` makes levels 1–4 of the
+    # ranks that headings turn out to use
+    levels: dict[float, int] = field(default_factory=dict)
     bold_body: bool = False  # most text is bold: bold says nothing
     mono_body: bool = False  # most text is monospace (a transcript): not code
 
@@ -113,15 +115,15 @@ class DocumentStyle:
         front = [s for s in bigger if last_page[s] <= FRONT_MATTER_PAGES]
         if count >= FRONT_MATTER_DOCUMENT and front and front[0] == bigger[0]:
             rest = [s for s in bigger if s not in front]
-            levels = {s: 1 for s in front} | {s: min(n, 4) for n, s in enumerate(rest, start=2)}
+            levels = {s: 1 for s in front} | {s: n for n, s in enumerate(rest, start=2)}
         else:
-            levels = {s: min(n, 4) for n, s in enumerate(bigger, start=1)}
+            levels = {s: n for n, s in enumerate(bigger, start=1)}
         return cls(body, levels, bold_body=bold > 0.4 * chars, mono_body=mono > 0.5 * chars)
 
     @property
     def next_level(self) -> int:
-        """The level of headings found by weight or numbering, below the sized ones."""
-        return min(len(set(self.levels.values())) + 1, 4)
+        """The rank of headings found by weight or numbering, below the sized ones."""
+        return len(set(self.levels.values())) + 1
 
 
 def _words(text: str) -> int:
@@ -253,9 +255,9 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
         return kind, level  # starts lower case: the tail of a sentence
     if (bold and (numbered or not _a_label_word(text))) or (capitals and len(lines) == 1):
         depth = first.rstrip(".").count(".") if numbered else 0
-        return "heading", min(style.next_level + depth, 4)
+        return "heading", style.next_level + depth
     if kind == "paragraph" and len(lines) == 1 and _MULTI_LEVEL.match(first) and len(words) > 1:
-        return "heading", min(style.next_level + first.rstrip(".").count("."), 4)
+        return "heading", style.next_level + first.rstrip(".").count(".")
     return kind, level
 
 
