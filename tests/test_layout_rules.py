@@ -1841,9 +1841,28 @@ def test_a_titles_release_line_in_its_type_is_no_part_of_the_title():
     ("12 تشرين الأول 2019", True),  # Levantine
     ("February 8, 1988", True),
     ("کاربرد مهر در متن", False),  # a month's name in a sentence is no date
+    ("11. Dezember 2022", True),  # German, French, Spanish, Portuguese, Italian
+    ("1er mars 2021", True),
+    ("2 de marzo de 2021", True),
+    ("15 de setembro de 2019", True),
+    ("Dicembre 2011", True),
+    ("Mai 2020 bis Juni", False),
 ])
-def test_dates_in_persian_and_arabic_give_a_title_block_away(text, date):
+def test_dates_in_other_scripts_and_languages_give_a_title_block_away(text, date):
     assert is_date(text) is date
+
+
+def test_prose_that_names_a_web_address_is_no_byline():
+    # tudaposter's announcement: a paragraph of two sentences ending in the maker's
+    # web address was taken for a byline, and the section heading above it for an
+    # author's name
+    def draw(page):
+        page.insert_text((72, 70), "Notices in the House Style", fontsize=20, fontname="hebo")
+        page.insert_text((72, 110), "Basic Notes", fontsize=14, fontname="hebo")
+        _column(page, 72, 540, 120, 170, "This class sets notices for the notice boards. "
+                "It follows the house style of the poster class. www.example.org")
+        _sections(page, ["1 Options"], 220)
+    assert "Basic Notes" in [text for _, text in _headings(_pdf(draw))]
 
 
 @pytest.mark.parametrize("first", ["1", "*"])

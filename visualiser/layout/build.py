@@ -98,9 +98,11 @@ def _authors_are_no_headings(layout: Layout) -> None:
             break
         end += 1
     headings = [n for n in range(end) if blocks[n].kind == "heading"]
-    # (an address set in typewriter type is read as code)
+    # (an address set in typewriter type is read as code; prose that names a web
+    # address is no byline)
     bylines = [n for n in range(end) if blocks[n].kind in ("paragraph", "code")
-               and (is_byline(text := layout.block_text(blocks[n])) or is_date(text))]
+               and (is_byline(text := layout.block_text(blocks[n])) or is_date(text))
+               and not _SENTENCES.search(text)]
     if not bylines:
         return
     for n in headings[1:]:  # the first is the title
@@ -160,6 +162,9 @@ def _is_prose(text: str) -> bool:
 
 
 PROSE_WORDS = 12  # a contents entry, with its page number, is shorter
+# one sentence ending and the next beginning: "… Mechanismen. Zusätzlich …" (not an
+# abbreviation: "Univ. Of", "Dept. of", "Phys. Rev.")
+_SENTENCES = re.compile(r"[^\W\d_A-ZÀ-ÞΑ-Ω]{4}\. [A-ZÀ-Þ]")
 
 
 _CONTENTS = re.compile(r"(table of )?contents|inhalt(sverzeichnis)?|sommaire|table des "

@@ -151,10 +151,20 @@ _MONTH = (r"(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|
           r"|ژانویه|فوریه|آوریل|مه|ژوئن|ژوئیه|اوت|سپتامبر|اکتبر|نوامبر|دسامبر"
           r"|يناير|فبراير|مارس|أبريل|ابريل|مايو|يونيو|يوليو|أغسطس|سبتمبر|أكتوبر|نوفمبر|ديسمبر"
           r"|كانون الثاني|شباط|آذار|نيسان|أيار|حزيران|تموز|آب|أيلول|تشرين الأول"
-          r"|تشرين الثاني|كانون الأول)\.?")
+          r"|تشرين الثاني|كانون الأول"
+          # German, Dutch, French, Spanish, Italian and Portuguese, in full (the
+          # abbreviations they share with English are above)
+          r"|januar|jänner|februar|märz|mai|juni|juli|oktober|dezember"
+          r"|januari|februari|maart|mei|augustus"
+          r"|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre"
+          r"|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre"
+          r"|setiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio"
+          r"|giugno|luglio|settembre|ottobre|dicembre|janeiro|fevereiro|março|maio"
+          r"|junho|julho|setembro|outubro|dezembro)\.?")
 _DATE = re.compile(
     rf"({_MONTH}\s+\d{{1,2}}(st|nd|rd|th)?,?\s+\d{{4}}"  # February 8, 1988
-    rf"|\d{{1,2}}(st|nd|rd|th)?\.?\s+{_MONTH}\s+\d{{4}}"  # 8 February 1988
+    # 8 February 1988, 11. Dezember 2022, 1er mars 2021, 2 de marzo de 2021
+    rf"|\d{{1,2}}(st|nd|rd|th|er|º|°)?\.?\s+(de\s+)?{_MONTH}\s+(de\s+)?\d{{4}}"
     rf"|{_MONTH}\s+\d{{4}}"  # February 1988
     r"|\d{4}(?P<sep>[-/])\d{2}(?P=sep)\d{2}"  # 1988-02-08, 1988/02/08
     r"|\d{1,2}[./]\s?\d{1,2}[./]\s?\d{2,4})",  # 8. 2. 1988
