@@ -1,7 +1,8 @@
 """Which blocks are headings, and of what level.
 
 Font size relative to the body text gives the first answer (`build.py`: every size a
-point or more above the body size is a level). This module corrects it block by block:
+point or more above the body size is a rank, and the ranks headings use become levels
+1–4). This module corrects it block by block:
 a short standalone line set in bold at body size, in capitals, or numbered like a
 section ("2.1 Results", "TITLE IV", "Article 5", a regulation's "§ 101.1 Purpose.")
 is a heading too; a "heading" with no letters or mostly digits (a page number, a year
