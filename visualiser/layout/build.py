@@ -337,21 +337,21 @@ class _Builder:
 
     def _classify(self, raw: RawLine, item: Item) -> tuple[BlockKind, int]:
         if item.role is not None:
-            return _ROLE_KINDS[item.role], (min(max(item.level, 1), 4)
+            return _ROLE_KINDS[item.role], (max(item.level, 1)
                                             if item.role == "heading" else 0)
         size = size_class(raw.size)
         if raw.mono and not self.style.mono_body:
             return "code", 0
         first = raw.words[0][1]
-        smallest_heading = min(self.style.levels, default=float("inf"))
+        smallest_heading = min(self.style.ranks, default=float("inf"))
         bullet = first in BULLETS and not (
             first == "*" and self._in_footnotes(raw.bbox[1], raw.size))
         numbered = (NUMBERED_ITEM.match(first) and size < smallest_heading
                     and not (self.style.mono_body and first in _TESTIMONY))
         if bullet or numbered:
             return "list_item", 0
-        if size in self.style.levels and not CAPTION.match(raw.text):
-            return "heading", self.style.levels[size]
+        if size in self.style.ranks and not CAPTION.match(raw.text):
+            return "heading", self.style.ranks[size]
         return "paragraph", 0
 
     def _add_line(self, words: list[WordBox], bbox: BBox, *, skip_bullet: bool = False,

@@ -66,7 +66,7 @@ class DocumentStyle:
     body: float = 10.0  # the size class most characters are set in
     # bigger sizes → their rank, 1 for the largest; `build` makes levels 1–4 of the
     # ranks that headings turn out to use
-    levels: dict[float, int] = field(default_factory=dict)
+    ranks: dict[float, int] = field(default_factory=dict)
     bold_body: bool = False  # most text is bold: bold says nothing
     mono_body: bool = False  # most text is monospace (a transcript): not code
 
@@ -111,20 +111,20 @@ class DocumentStyle:
                                   and first_page[s] > FRONT_MATTER_PAGES)),
                         reverse=True)
         # In a long document the sizes of its cover and title page, used there only,
-        # are one level: the title's. Else a book's cover and title page take two of
+        # are one rank: the title's. Else a book's cover and title page take two of
         # the four levels and push its chapters and sections together.
         front = [s for s in bigger if last_page[s] <= FRONT_MATTER_PAGES]
         if count >= FRONT_MATTER_DOCUMENT and front and front[0] == bigger[0]:
             rest = [s for s in bigger if s not in front]
-            levels = {s: 1 for s in front} | {s: n for n, s in enumerate(rest, start=2)}
+            ranks = {s: 1 for s in front} | {s: n for n, s in enumerate(rest, start=2)}
         else:
-            levels = {s: n for n, s in enumerate(bigger, start=1)}
-        return cls(body, levels, bold_body=bold > 0.4 * chars, mono_body=mono > 0.5 * chars)
+            ranks = {s: n for n, s in enumerate(bigger, start=1)}
+        return cls(body, ranks, bold_body=bold > 0.4 * chars, mono_body=mono > 0.5 * chars)
 
     @property
-    def next_level(self) -> int:
+    def next_rank(self) -> int:
         """The rank of headings found by weight or numbering, below the sized ones."""
-        return len(set(self.levels.values())) + 1
+        return len(set(self.ranks.values())) + 1
 
 
 def _words(text: str) -> int:
@@ -220,7 +220,8 @@ def in_capitals(text: str) -> bool:
 
 
 def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) -> tuple[str, int]:
-    """The kind and level of a block gathered from `lines` as `kind`, corrected."""
+    """The kind and rank (`DocumentStyle.ranks`) of a block gathered from `lines` as
+    `kind`, corrected."""
     text = " ".join(line.text for line in lines).strip()
     words = text.split()
     letters = len(_LETTER.findall(text))
@@ -257,18 +258,18 @@ def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) ->
         # section headings in bold a size below the body ("I. INTRODUCTION" in 9 pt
         # beside 10 pt text: the Physical Review's, AIP's)
         return kind, level
-    if size >= SPECIMEN * style.body and size not in style.levels:
+    if size >= SPECIMEN * style.body and size not in style.ranks:
         return kind, level  # a specimen of type (`DocumentStyle.of`)
     capitals = in_capitals(text)
     if _names_division(text):
-        return "heading", style.next_level
+        return "heading", style.next_rank
     if not (first[0].isupper() or first[0].isdigit() or not first[0].isalpha()):
         return kind, level  # starts lower case: the tail of a sentence
     if (bold and (numbered or not _a_label_word(text))) or (capitals and len(lines) == 1):
         depth = first.rstrip(".").count(".") if numbered else 0
-        return "heading", style.next_level + depth
+        return "heading", style.next_rank + depth
     if kind == "paragraph" and len(lines) == 1 and _MULTI_LEVEL.match(first) and len(words) > 1:
-        return "heading", style.next_level + first.rstrip(".").count(".")
+        return "heading", style.next_rank + first.rstrip(".").count(".")
     return kind, level
 
 

@@ -44,7 +44,7 @@ class Item:
     line: RawLine | None = None
     rows: list[list[list[WordBox]]] | None = None  # tables: rows → cells → words
     role: Role | None = None  # set by an engine that knows; None lets build.py decide
-    level: int = 0  # heading level, with role="heading"
+    level: int = 0  # heading rank, with role="heading" (`build` makes levels of ranks)
     group: int | None = None  # lines an engine knows form one block share a group
     seq: int = 0  # position in the order the engine read it (the content stream's)
 

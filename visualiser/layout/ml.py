@@ -462,14 +462,15 @@ def _insert_orphan(items: list[Item], orphan: Item) -> None:
 
 
 def _with_levels(reads: list[_PageModel]) -> list[PageRead]:
-    """What needs the whole document: heading levels by the model's font sizes, as
-    pymupdf4llm numbers them (the largest heading size is level 1, the next 2, …), and
-    which of the page headers and footers really run."""
+    """What needs the whole document: heading ranks by the model's font sizes, as
+    pymupdf4llm numbers its levels (the largest heading size is 1, the next 2, …;
+    `build` makes levels 1–4 of them), and which of the page headers and footers
+    really run."""
     sizes = sorted({size for read in reads for _, size in read.heading_sizes}, reverse=True)
-    level = {size: n for n, size in enumerate(sizes, start=1)}
+    rank = {size: n for n, size in enumerate(sizes, start=1)}
     for read in reads:
         for item, size in read.heading_sizes:
-            item.level = min(level[size], 4)
+            item.level = rank[size]
     _confirm_running([read.read for read in reads])
     return [read.read for read in reads]
 
