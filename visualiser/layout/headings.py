@@ -171,6 +171,7 @@ _DATE = re.compile(
     r"|\d{1,2}[./]\s?\d{1,2}[./]\s?\d{2,4})",  # 8. 2. 1988
     re.IGNORECASE)
 # a title page's release line: "Version 3.00, 2009/06/22", "v1.2 — March 2020"
+_DIGIT = re.compile(r"\d")
 _VERSION = re.compile(r"(version|v\.?|rev(ision)?\.?)\s*\d+(\.\d+)*[a-z]?\s*[,:–—-]?\s*",
                       re.IGNORECASE)
 
@@ -178,6 +179,8 @@ _VERSION = re.compile(r"(version|v\.?|rev(ision)?\.?)\s*\d+(\.\d+)*[a-z]?\s*[,:�
 def is_date(text: str) -> bool:
     """A date and nothing else (a title page's, a letter's), or a release's version
     and date. It heads nothing."""
+    if _DIGIT.search(text) is None:
+        return False  # every date has a number: most lines, decided without the pattern
     text = text.strip()
     version = _VERSION.match(text)
     return bool(_DATE.fullmatch(text[version.end():] if version else text))
@@ -222,8 +225,13 @@ def in_capitals(text: str) -> bool:
 def refine(kind: str, level: int, lines: list[RawLine], style: DocumentStyle) -> tuple[str, int]:
     """The kind and rank (`DocumentStyle.ranks`) of a block gathered from `lines` as
     `kind`, corrected."""
+    promotable = kind in ("paragraph", "list_item") and len(lines) <= 2
+    if kind != "heading" and not promotable:
+        return kind, level  # most blocks: only a heading is demoted, a short line promoted
     text = " ".join(line.text for line in lines).strip()
     words = text.split()
+    if kind != "heading" and len(words) > 12:
+        return kind, level  # a sentence (a promoted heading has at most 12 words, below)
     letters = len(_LETTER.findall(text))
     digits = sum(map(str.isdigit, text))
     # A title in the document's largest type may carry a thanks mark ("The jura class ∗",
