@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pymupdf
 
+from visualiser.layout.items import Item, RawLine
+from visualiser.layout.order import reading_order
 from visualiser.pipeline import process_pdf
 
 
@@ -268,3 +270,44 @@ def test_a_form_s_label_and_the_number_of_the_row_beside_it_are_two_lines():
     assert "Payments 61" not in text, text
     assert "61 Federal income tax withheld, part 0" in text, text
     assert [b.heading for b in layout.source.blocks if b.kind == "heading"] == ["Payments"]
+
+
+
+def _item(box: tuple[float, float, float, float], text: str, size: float = 10.0) -> Item:
+    """A line whose words share its width evenly."""
+    words = text.split()
+    step = (box[2] - box[0]) / len(words)
+    boxes = [(box[0] + n * step, box[1], box[0] + (n + 1) * step, box[3])
+             for n in range(len(words))]
+    return Item("line", box, line=RawLine(box, list(zip(boxes, words, strict=True)), size,
+                                          False, False))
+
+
+def test_a_display_formula_beside_the_other_column_does_not_make_the_columns_rows():
+    """A two-column paper's display formula at the foot of the right column (elsarticle's
+    5p sample, page 2, its geometry), level with the left column's last lines. Its
+    pieces stand a few points apart, and the stacked ones ("dx Fn(x)" over "An + Bn",
+    a sum's limits) are as tall as a title. Taken for a title, such a piece made the
+    gap beside it column structure; the formula's rows could then join neither column
+    and were read across the page with the left column's last lines ("= BnCn dx
+    evanescent field. This …"). A tall line in the running text's size is no title."""
+    left = [_item((38, y, 289, y + 11), f"left{n} " + "word " * 9)
+            for n, y in enumerate(range(84, 724, 12))]
+    right = [_item((307, y, 558, y + 11), f"right{n} " + "word " * 9)
+             for n, y in enumerate(range(84, 684, 12))]
+    formula = [_item(box, text, size) for box, text, size in (  # in the PDF's order
+        ((312, 699, 318, 706), "∞", 7.0), ((308, 705, 321, 715), "Σ", 10.0),
+        ((310, 722, 320, 730), "i=0", 7.0), ((323, 709, 334, 719), "An", 10.0),
+        ((336, 702, 342, 712), "∫", 10.0), ((349, 702, 386, 719), "dx Fn(x)", 10.0),
+        ((360, 715, 391, 726), "An + Bn", 10.0), ((395, 707, 425, 719), "= BnC n", 10.0),
+        ((427, 702, 433, 712), "∫", 10.0), ((439, 709, 449, 719), "dx", 10.0),
+        ((451, 702, 457, 712), "∫", 10.0), ((464, 702, 511, 719), "dy Gn(x,y)", 10.0),
+        ((474, 702, 561, 726), "Anx + Bny+ Gn(x, y)", 10.0),
+        ((525, 715, 566, 726), "Anx + Bny", 10.0), ((546, 729, 558, 739), "(5)", 10.0))]
+    after = [_item((307, y, 558, y + 11), f"after{n} " + "word " * 9)
+             for n, y in enumerate(range(741, 770, 12))]
+    text = " ".join(i.line.text for i in reading_order(left + right + formula + after, 612))
+    order = [int(word[4:]) for word in text.split() if word.startswith("left")]
+    assert order == list(range(len(left)))
+    assert text.index(f"left{len(left) - 1} ") < text.index("right0 ")
+    assert text.index(f"right{len(right) - 1} ") < text.index("dx Fn(x)") < text.index("after0")

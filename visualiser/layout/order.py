@@ -234,7 +234,8 @@ class _Substance:
         self.always: list[float] = []  # centres, sorted
         self.heights: list[float] = []  # every line's height, sorted (for `title`)
         self.prose: list[float] = []  # the type sizes of running text, sorted
-        self.by_height: list[tuple[float, float]] = []  # (height, centre) of short lines
+        self.by_height: list[tuple[float, float, float]] = []  # (height, centre, size)
+        # of short lines
         self.by_size: list[tuple[float, float]] = []  # (size, centre) of short wordy lines
 
     def add(self, items: list[Item]) -> None:
@@ -251,7 +252,7 @@ class _Substance:
                 insort(self.always, centre)
                 insort(self.prose, item.line.size)
                 continue
-            insort(self.by_height, (height, centre))
+            insort(self.by_height, (height, centre, item.line.size))
             if _wordy(item.line.text):
                 insort(self.by_size, (item.line.size, centre))
 
@@ -262,8 +263,12 @@ class _Substance:
         heights, prose = self.heights, self.prose
         title = 1.5 * heights[len(heights) // 2] if heights else float("inf")
         heading = _HEADING_SIZE * prose[len(prose) // 2] if prose else float("inf")
-        # the few lines set large enough: a suffix of each sorted list
-        large = sorted([c for _, c in self.by_height[bisect_left(self.by_height, (title,)):]]
+        # the few lines set large enough: a suffix of each sorted list. A tall line is a
+        # title only in type larger than the running text: a displayed formula's piece
+        # is as tall where a fraction or a sum's limits stack ("dx Fn(x)" over "An + Bn")
+        large = sorted([c for _, c, size in self.by_height[bisect_left(self.by_height,
+                                                                       (title,)):]
+                        if size >= heading or not prose]
                        + [c for _, c in self.by_size[bisect_left(self.by_size, (heading,)):]])
 
         def any_in(low: float, high: float) -> bool:  # a centre c with low < c <= high
