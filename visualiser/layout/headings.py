@@ -89,7 +89,8 @@ class DocumentStyle:
                 mono += n * line.mono
                 size = size_class(line.size)
                 sizes[size] += n
-                if _words(line.text) >= RUNNING_WORDS:
+                if (len(line.text.split()) >= RUNNING_WORDS  # counted only if it may be
+                        and _words(line.text) >= RUNNING_WORDS):
                     running[size] += n
                     running_lines[size] += 1
                 if len(_LETTER.findall(line.text)) >= 2:  # no heading has fewer (`refine`)
@@ -171,7 +172,9 @@ _DATE = re.compile(
     r"|\d{1,2}[./]\s?\d{1,2}[./]\s?\d{2,4})",  # 8. 2. 1988
     re.IGNORECASE)
 # a title page's release line: "Version 3.00, 2009/06/22", "v1.2 — March 2020"
-_DIGIT = re.compile(r"\d")
+_DIGIT = re.compile(r"\d")  # every date has a number
+# no date is longer ("v1.2 — 2 de marzo de 2021", "Version 3.00, 15 كانون الثاني 2021")
+_DATE_WORDS = 12
 _VERSION = re.compile(r"(version|v\.?|rev(ision)?\.?)\s*\d+(\.\d+)*[a-z]?\s*[,:–—-]?\s*",
                       re.IGNORECASE)
 
@@ -179,8 +182,8 @@ _VERSION = re.compile(r"(version|v\.?|rev(ision)?\.?)\s*\d+(\.\d+)*[a-z]?\s*[,:�
 def is_date(text: str) -> bool:
     """A date and nothing else (a title page's, a letter's), or a release's version
     and date. It heads nothing."""
-    if _DIGIT.search(text) is None:
-        return False  # every date has a number: most lines, decided without the pattern
+    if _DIGIT.search(text) is None or len(text.split()) > _DATE_WORDS:
+        return False  # most lines, decided without the pattern (slow to fail)
     text = text.strip()
     version = _VERSION.match(text)
     return bool(_DATE.fullmatch(text[version.end():] if version else text))

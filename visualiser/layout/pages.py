@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import cache
-from itertools import pairwise
+from itertools import groupby, pairwise
 from multiprocessing import get_context
+from operator import itemgetter
 
 import pymupdf
 
@@ -341,8 +342,9 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
     if words is None:
         words, raw = read_words(textpage)
     words_by_line: dict[tuple[int, int], list[WordBox]] = {}
-    for x0, y0, x1, y1, text, block_no, line_no, _ in words:
-        words_by_line.setdefault((block_no, line_no), []).append(((x0, y0, x1, y1), text))
+    # the text page lists a line's words together: one dictionary entry per run
+    for key, run in groupby(words, key=_BLOCK_LINE):
+        words_by_line.setdefault(key, []).extend([(w[:4], w[4]) for w in run])
     # `raw`: the characters, read only for a page that needs them
     stretching: list[tuple[BBox, str]] | None = None  # read only for right-to-left lines
     lines: list[RawLine] = []
@@ -416,6 +418,9 @@ def text_lines(textpage: pymupdf.TextPage, *, styled: bool, page: pymupdf.Page |
                                           horizontal=False))
     lines, stacks = split_stacked_letters(lines)  # "P R I N T" spelled down a form's margin
     return lines, vertical_lines + stacks
+
+
+_BLOCK_LINE = itemgetter(5, 6)  # of an `extractWORDS()` word
 
 
 def _chars(raw: list[dict], block_no: int, line_no: int) -> list[tuple[BBox, str]]:
@@ -516,6 +521,8 @@ def _split_marks(words: list[WordBox], spans: list[dict], size: float) -> list[W
     word of its own, with its own box: the text layer has no space there, but a reader
     sees a word and its mark. (Other raised text, an ordinal or an exponent, stays in
     its word: `_cut`.)"""
+    if len(spans) == 1:
+        return words  # a mark is smaller than the line's size, or than the text after it
     marks = [(s["bbox"], s["text"].strip()) for s in spans
              if s["flags"] & 1 and s["size"] < 0.85 * size and s["text"].strip()]
     # MuPDF flags a span raised against the text before it; a footnote's own mark
@@ -578,6 +585,9 @@ def _leader(text: str) -> bool:
 def _style(spans: list[dict], styled: bool) -> tuple[float, bool, bool]:
     """A line's size (that of most of its characters, small capitals at the size of
     the capital they follow), whether it is all bold, all monospace."""
+    if len(spans) == 1:  # most lines
+        span = spans[0]
+        return span["size"], styled and _bold(spans), styled and _mono(span)
     size = _most_set_in((_nominal_size(spans, n), len(s["text"])) for n, s in enumerate(spans))
     # a contents entry's dot leaders may come from another font than its bold title
     worded = [s for s in spans if not _leader(s["text"])] or spans
