@@ -311,3 +311,44 @@ def test_a_display_formula_beside_the_other_column_does_not_make_the_columns_row
     assert order == list(range(len(left)))
     assert text.index(f"left{len(left) - 1} ") < text.index("right0 ")
     assert text.index(f"right{len(right) - 1} ") < text.index("dx Fn(x)") < text.index("after0")
+
+
+def _contents_beside_text(page: pymupdf.Page, top: float) -> None:
+    """A paper's contents list in the left column, an entry on every line (its number
+    set apart from its title, few titles of four words), beside the running text of
+    its introduction in the right one, on one line grid (MNRAS's author guide)."""
+    for n in range(24):  # written as typeset: the left column, then the right one
+        y = top + 10 + 12 * n
+        page.insert_text((60, y), f"{n // 3 + 1}.{n % 3 + 1}", fontsize=10)
+        page.insert_text((84, y), f"entry{n}" + (" and its many topics" if n % 6 == 1 else ""),
+                         fontsize=10)
+    for n in range(24):
+        page.insert_text((316, top + 10 + 12 * n),
+                         " ".join(f"right{5 * n + k}" for k in range(5)), fontsize=10)
+
+
+def test_a_contents_list_beside_running_text_is_a_column_not_rows():
+    """An entry on every row beside running text pairs up with the text row by row,
+    as a form's labels and values do; read as rows, every entry came between two
+    lines of the introduction (MNRAS's author guide). Running text carries its
+    sentences on from line to line: the two are columns."""
+    text = process_pdf(_pdf(lambda page: _contents_beside_text(page, 80)),
+                       "contents.pdf").source.text
+    right = _positions(text, "right")
+    assert len(right) == 120 and right == sorted(right)
+    assert text.index("entry23") < text.index("right0")
+
+
+def test_headings_atop_both_columns_start_their_columns():
+    """"CONTENTS" over the left column and "1 INTRODUCTION" over the right one, on one
+    row under a full-width abstract, nearer the columns than the abstract: each heads
+    its column, not a row of two headings read before both."""
+    def draw(page):
+        assert page.insert_textbox(pymupdf.Rect(60, 60, 560, 200), _words("abstract", 80),
+                                   fontsize=10) >= 0
+        page.insert_text((60, 233), "CONTENTS", fontsize=10, fontname="hebo")
+        page.insert_text((316, 233), "1 INTRODUCTION", fontsize=10, fontname="hebo")
+        _contents_beside_text(page, 245)
+    text = process_pdf(_pdf(draw), "headings.pdf").source.text
+    assert (text.index("abstract79") < text.index("CONTENTS") < text.index("entry0")
+            < text.index("entry23") < text.index("INTRODUCTION") < text.index("right0"))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
+from itertools import pairwise
 
 from visualiser.geometry import BBox, centre, holds_centre
 from visualiser.layout.figures import Figure
@@ -26,6 +27,8 @@ from visualiser.patterns import DOT_LEADER
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
 _PROSE_WORDS = 4  # a line of this many words is running text
+_RUNNING_LINES = 6  # lines of running text that show a column of it
+_LISTED_ROWS = 0.8  # of the rows beside it a list has an entry on, line after line
 _HEADING_SIZE = 1.08  # type this much larger than the running text beside it is a heading
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 _TALL = 3.0  # a picture or table this many lines high is a row of its own
@@ -170,7 +173,11 @@ def _column_starts(infos: list[_BandInfo], members: list[int], n: int) -> int:
     last = len(members) - 1
     while last > 0 and members[last] == start - 1:
         band = infos[start - 1].band
-        if not all(_beside_gutters(i, gutters) and _atop_column(i, below, gutters)
+        # the space left above the band, from the band before it
+        above = min(i.bbox[1] for i in band) - max(
+            (i.bbox[3] for i in (infos[start - 2].band if start >= 2 else ())),
+            default=float("-inf"))
+        if not all(_beside_gutters(i, gutters) and _atop_column(i, below, gutters, above)
                    for i in band):
             break
         below.extend(band)
@@ -182,9 +189,13 @@ def _beside_gutters(item: Item, gutters: list[Gutter]) -> bool:
     return all(item.bbox[2] <= g[0] or item.bbox[0] >= g[1] for g in gutters)
 
 
-def _atop_column(item: Item, below: list[Item], gutters: list[Gutter]) -> bool:
+def _atop_column(item: Item, below: list[Item], gutters: list[Gutter],
+                 above: float = float("inf")) -> bool:
     """Is `item` set close above the lines `below` on its side of `gutters`, its edge
-    aligned with theirs (a paragraph's indent apart at most)?"""
+    aligned with theirs (a paragraph's indent apart at most)? Close: within three
+    quarters of its size, or within one and a half and less than half the space
+    `above` it (headings atop both columns, "CONTENTS" and "1 INTRODUCTION", set
+    nearer their text than the abstract above them)."""
     if item.line is None:
         return False
     side = sum(1 for g in gutters if item.bbox[0] >= g[1])
@@ -195,7 +206,8 @@ def _atop_column(item: Item, below: list[Item], gutters: list[Gutter]) -> bool:
     top = min(i.bbox[1] for i in below)
     aligned = any(abs(i.bbox[0] - item.bbox[0]) <= 2 * size
                   or abs(i.bbox[2] - item.bbox[2]) <= 2 * size for i in column)
-    return aligned and top - item.bbox[3] <= 0.75 * size
+    gap = top - item.bbox[3]
+    return aligned and (gap <= 0.75 * size or (gap <= 1.5 * size and gap < above / 2))
 
 
 class _BandInfo:
@@ -449,6 +461,8 @@ def _reads_as_rows(columns: list[list[Item]]) -> bool:
         return False  # running text on every side: columns, even on a shared line grid
     if all(_contents_column(c) for c in lines):
         return False  # a contents page in columns: each side's rows are whole entries
+    if len(lines) == 2 and _list_beside_text(*lines):
+        return False
     paired = total = 0
     for left, right in zip(lines, lines[1:], strict=False):
         for item in min(left, right, key=len):
@@ -527,6 +541,34 @@ def _label_stack(lines: list[Item]) -> bool:
                abs(a.bbox[0] + a.bbox[2] - b.bbox[0] - b.bbox[2]) / 2) > size:
             return False
     return True
+
+
+def _list_beside_text(left: list[Item], right: list[Item]) -> bool:
+    """Is one side running text and the other a list set line after line beside it (a
+    paper's contents in one column, its introduction in the other)? On one line grid
+    they pair up row by row, as a form's labels and values do; but the text runs on
+    from line to line, and the list has an entry on nearly every row of it. (A term
+    beside its definition pairs with the definition's first line only: rows.)"""
+    for text, listed in ((left, right), (right, left)):
+        top = min(i.bbox[1] for i in listed)
+        bottom = max(i.bbox[3] for i in listed)
+        beside = [i for i in text if top <= (i.bbox[1] + i.bbox[3]) / 2 <= bottom]
+        rows = len({round((i.bbox[1] + i.bbox[3]) / 2) for i in listed})  # an entry's
+        # number and title may be two pieces
+        if (len(beside) >= _RUNNING_LINES and rows >= _LISTED_ROWS * len(beside)
+                and _runs_on(beside)):
+            return True
+    return False
+
+
+def _runs_on(lines: list[Item]) -> bool:
+    """Are `lines` running text: most of them lines of prose, and many of them carrying
+    on the sentence of the line above (starting lower case, or after a hyphen)?"""
+    texts = [i.line.text for i in sorted(lines, key=lambda i: i.bbox[1]) if i.line]
+    if sum(len(t.split()) >= _PROSE_WORDS for t in texts) < 0.6 * len(texts):
+        return False
+    carried = sum(1 for a, b in pairwise(texts) if b[:1].islower() or a.endswith("-"))
+    return carried >= 0.3 * (len(texts) - 1)
 
 
 def _contents_column(lines: list[Item]) -> bool:
