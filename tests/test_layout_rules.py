@@ -708,6 +708,11 @@ def test_text_carried_into_the_next_column_and_a_heading_at_a_column_foot_stay_w
     assert len(texts) == 2, texts
     assert "sends it to the board once a month" in texts[0]
     assert texts[1].startswith("# Audits\n\nThe auditors visit")
+    # each chunk's box spans two columns (the heading at the foot of the second is the
+    # third one's), and the why-texts say so
+    for chunk in report["chunks"]:
+        assert chunk["origin"]["across_columns"] is True
+        assert "runs on from the foot of one column to the top of the next" in chunk["why"]
 
 
 
@@ -746,6 +751,7 @@ def test_labels_strewn_over_a_diagram_atop_the_next_column_go_with_that_column()
     xs = [{source.layout.words[w].bbox[0] >= 300 for w in source.words_of(c.text)}
           for c in chunks]
     assert xs == [{False}, {True}]  # the left column, then the diagram with its column
+    assert not any(c.origin.get("across_columns") for c in chunks)  # each in one column
 
 
 def test_a_paragraph_resumed_below_a_caption_atop_the_next_column_is_not_cut():
@@ -754,7 +760,8 @@ def test_a_paragraph_resumed_below_a_caption_atop_the_next_column_is_not_cut():
     right = [[(316, 100 + 12 * n, "then the gate is locked for good.") for n in range(20)]]
     source = build_markdown(_layout(left + caption + right))
     cls = get_strategy("structure_aware")
-    assert len(cls().chunk(source, cls.settings())) == 1
+    [chunk] = cls().chunk(source, cls.settings())
+    assert chunk.origin["across_columns"] is True
     # with a sentence begun anew there, the column is a chunk of its own
     right = [[(316, 100 + 12 * n, "Then the gate is locked for good.") for n in range(20)]]
     source = build_markdown(_layout(left + caption + right))

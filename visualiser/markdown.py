@@ -122,8 +122,8 @@ class SourceMarkdown:
     layout: Layout
     dropped_words: set[int] = field(default_factory=set)  # e.g. repeated table headers
     _headings: tuple[list[int], list[tuple[str, ...]]] | None = field(default=None, repr=False)
-    _extents: tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray] | None = field(
-        default=None, repr=False)
+    # per word: its page, and its line's left, right, top and bottom
+    _extents: tuple[numpy.ndarray, ...] | None = field(default=None, repr=False)
 
     def traced(self, start: int = 0, end: int | None = None) -> Traced:
         end = len(self.text) if end is None else end
@@ -147,17 +147,24 @@ class SourceMarkdown:
         found = numpy.unique(word_at[start:end])
         return found[found >= 0]
 
-    def line_extents(self) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    def line_extents(self) -> tuple[numpy.ndarray, ...]:
         """Per word: its page, and the left and right edges of its line (made once)."""
+        return self._line_boxes()[:3]
+
+    def line_tops(self) -> tuple[numpy.ndarray, ...]:
+        """Per word: the top and bottom of its line."""
+        return self._line_boxes()[3:]
+
+    def _line_boxes(self) -> tuple[numpy.ndarray, ...]:
         if self._extents is None:
             layout = self.layout
             lines = numpy.fromiter((w.line for w in layout.words), dtype=numpy.int64,
                                    count=len(layout.words))
             pages = numpy.fromiter((w.page for w in layout.words), dtype=numpy.int64,
                                    count=len(layout.words))
-            edges = numpy.array([(ln.bbox[0], ln.bbox[2]) for ln in layout.lines],
-                                dtype=numpy.float64).reshape(-1, 2)
-            self._extents = (pages, edges[lines, 0], edges[lines, 1])
+            boxes = numpy.array([ln.bbox for ln in layout.lines],
+                                dtype=numpy.float64).reshape(-1, 4)[lines]
+            self._extents = (pages, boxes[:, 0], boxes[:, 2], boxes[:, 1], boxes[:, 3])
         return self._extents
 
     def heading_path_at(self, offset: int) -> tuple[str, ...]:

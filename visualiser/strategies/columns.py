@@ -28,6 +28,7 @@ from visualiser.patterns import CAPTION
 # Fewer words than this is no piece of text to stand alone as a chunk: a heading,
 # a picture's callout numbers, a page number.
 MIN_WORDS = 8
+RUNNING_WORDS = 4  # a line of running text has this many words at least
 _SENTENCE_END = (".", "!", "?", ":", "\"", "”", ")")
 
 
@@ -47,6 +48,35 @@ def column_pieces(source: SourceMarkdown, sections: list[list[MdBlock]],
     for pieces in cut:
         _merge_small(source, pieces)
     return cut
+
+
+def runs_across_columns(source: SourceMarkdown, blocks: list[MdBlock]) -> bool:
+    """Does the text of `blocks` run on from one column into the next on some page? A
+    line starts well above and right of where the line before it ended, and the text
+    before it on that page lies left of the text after it up to that height (below
+    may come a footer across the page), which holds running text (a figure's labels
+    may come first). Kept as one chunk, its box spans both columns. (Labels strewn
+    over a diagram jump up and right too, but their pieces overlap side by side; a
+    masthead's issue number or a form's next field is no running text.)"""
+    ids = source.words_between(blocks[0].start, blocks[-1].end)
+    if len(ids) < 2:
+        return False
+    pages, lefts, rights = (a[ids] for a in source.line_extents())
+    tops, bottoms = (a[ids] for a in source.line_tops())
+    # up by three lines at least: a form's value set a little higher is no break
+    jumps = numpy.flatnonzero((pages[1:] == pages[:-1]) & (lefts[1:] >= rights[:-1] - 1)
+                              & (tops[1:] < tops[:-1] - 3 * (bottoms[:-1] - tops[:-1])))
+    layout = source.layout
+    for jump in jumps.tolist():
+        page = pages == pages[jump]
+        before = page[: jump + 1]
+        after = page[jump + 1 :] & (tops[jump + 1 :] <= bottoms[jump])
+        if rights[: jump + 1][before].max() > lefts[jump + 1 :][after].min() + 1:
+            continue
+        lines = {layout.words[w].line for w in ids[jump + 1 :][after].tolist()}
+        if any(len(layout.lines[n].word_ids) >= RUNNING_WORDS for n in lines):
+            return True
+    return False
 
 
 class _Cutter:

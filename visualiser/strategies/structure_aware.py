@@ -34,7 +34,7 @@ from visualiser.strategies.base import (
     register,
     window_overlap,
 )
-from visualiser.strategies.columns import column_pieces
+from visualiser.strategies.columns import column_pieces, runs_across_columns
 from visualiser.strategies.windows import token_windows
 from visualiser.tokenizers import count_tokens
 
@@ -54,7 +54,10 @@ def _where(o: Mapping[str, Any], c: Context) -> str:
     return where
 
 
-SECTION = Rule("section", lambda o, c: f"All of {_where(o, c)}, kept whole as one chunk.")
+SECTION = Rule("section", lambda o, c: (
+    f"All of {_where(o, c)}, kept whole as one chunk."
+    + (" Its text runs on from the foot of one column to the top of the next, so its "
+       "box spans both columns." if o.get("across_columns") else "")))
 SECTION_PART = Rule("section_part", lambda o, c: (
     f"Part {o['part']} of {o['of']} of {_where(o, c)}, which is longer than "
     f"{o['limit']} tokens and was split between blocks."), window_overlap, window=True)
@@ -172,8 +175,12 @@ class _Splitter:
         kind = _section_type(blocks, self.source.text)
         if self._fits(blocks):
             rule = "column_part" if column else "section"
+            # a section kept whole over a column break (text carried across it) says
+            # so: its box spans both columns
+            across = ({"across_columns": True}
+                      if not column and runs_across_columns(self.source, blocks) else {})
             self._add(self.source.traced(start, end), kind, path_at,
-                      {"rule": rule, "section": number, **column})
+                      {"rule": rule, "section": number, **column, **across})
             return
         units = self._units(blocks)
         pieces: list[tuple[Traced, ChunkType]] = []
