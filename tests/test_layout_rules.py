@@ -716,6 +716,33 @@ def test_text_carried_into_the_next_column_and_a_heading_at_a_column_foot_stay_w
 
 
 
+def test_a_table_floated_atop_the_next_column_with_its_notes_is_a_piece_of_its_own():
+    """A section ends at the foot of the left column; its table floated to the top of
+    the right one, with the table's notes under it, marked "a", "b" (REVTeX's AIP
+    guide). A note in lower case is no sentence carried on from the column before:
+    the table is the section's second piece, and no chunk's box spans both columns."""
+    def draw(page):
+        _column(page, 40, 290, 60, 560, LOREM * 12)
+        page.insert_text((40, 600), "Markup", fontsize=14, fontname="hebo")
+        _column(page, 40, 290, 610, 700, "Markup is the preferred way to structure your "
+                "file, and plain macros are less so. See the manual for details.")
+        page.insert_text((330, 72), "Table 2. Other class options", fontsize=9)
+        for row in range(4):
+            for col in range(2):
+                r = pymupdf.Rect(330 + 110 * col, 80 + 16 * row, 440 + 110 * col, 96 + 16 * row)
+                page.draw_rect(r, color=(0, 0, 0), width=0.6)
+                page.insert_text((r.x0 + 3, r.y1 - 4), f"option{row}{col}", fontsize=8)
+        page.insert_text((330, 160), "a Default option for every journal. b Standard in most "
+                         "of them. c Only for two.", fontsize=7)
+        page.insert_text((330, 200), "Front Matter", fontsize=14, fontname="hebo")
+        _column(page, 330, 572, 210, 400, "The guide has complete information. " * 6)
+    report = chunk_report(process_pdf(_pdf(draw), "float.pdf"), "structure_aware")
+    markup = [c for c in report["chunks"] if c["heading_path"][-1:] == ["Markup"]]
+    assert [c["chunk_type"] for c in markup] == ["text", "table"]
+    assert [c["origin"]["rule"] for c in markup] == ["column_part", "column_part"]
+    assert "a Default option" in markup[1]["text"]
+
+
 def _layout(blocks: list[list[tuple[float, float, str]]]) -> Layout:
     """A one-page layout of paragraphs, each a list of (x0, top, text) lines, in this
     reading order; words 6 points a letter, lines 10 high."""

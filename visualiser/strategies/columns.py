@@ -17,6 +17,7 @@ them, or stay where they were).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import numpy
@@ -29,6 +30,7 @@ from visualiser.patterns import CAPTION
 # a picture's callout numbers, a page number.
 MIN_WORDS = 8
 RUNNING_WORDS = 4  # a line of running text has this many words at least
+_TABLE_NOTE = re.compile(r"[a-z*†‡§]\s+[A-Z]")  # a note's mark, then its text
 _SENTENCE_END = (".", "!", "?", ":", "\"", "”", ")")
 
 
@@ -153,13 +155,18 @@ class _Cutter:
         """The first block of running text from here on: a table, picture, caption or
         a few labels set at the top of a column sit in the text's way, they do not
         end it."""
+        after_table = False
         for block in following:
+            text = self.source.text[block.start : block.end]
             floats = block.kind in ("table", "image", "code") or (
                 block.kind == "paragraph"
-                and (CAPTION.match(self.source.text[block.start : block.end])
-                     or _small(self.source, [block])))
+                and (CAPTION.match(text) or _small(self.source, [block])
+                     # a table's notes, marked "a", "b" ("a Default option."): no
+                     # sentence carried on in lower case
+                     or (after_table and _TABLE_NOTE.match(text))))
             if not floats:
                 return block
+            after_table = block.kind == "table" or (after_table and block.kind == "paragraph")
         return None  # nothing but floats to the section's end: no text carried on
 
     def _carried(self, before: MdBlock, block: MdBlock | None) -> bool:
