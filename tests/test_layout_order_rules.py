@@ -352,3 +352,29 @@ def test_headings_atop_both_columns_start_their_columns():
     text = process_pdf(_pdf(draw), "headings.pdf").source.text
     assert (text.index("abstract79") < text.index("CONTENTS") < text.index("entry0")
             < text.index("entry23") < text.index("INTRODUCTION") < text.index("right0"))
+
+
+def test_a_sidebar_beside_ragged_lines_stays_whole_where_one_line_runs_longer():
+    """A page of short ragged lines beside a narrow column of notes (ACM's
+    data-science template: the abstract's parts on the left, the authors' addresses
+    down the right), the gutter between them 40 points wide. One longer line narrows
+    it to 12–16 points: still a gutter, wider than a word space. Taken for a line
+    reaching over the columns, it cut the page in two bands there, and the notes
+    were read in two halves, the body's last lines between them."""
+    def draw(page):
+        long = "We hope the resulting templates help the reader to write"
+        while pymupdf.get_text_length(long + " it", fontsize=9) < 325:
+            long += " it"  # to 12 points short of the notes' column
+        lines = [f"body{n} is a short line" for n in range(4)] + [long] + [
+            f"body{n} is a short line" for n in range(4, 9)]
+        for n, text in enumerate(lines):
+            page.insert_text((46, 350 + 13 * n), text, fontsize=9)
+        # the notes: lines of four words, but a lone address beside the long line
+        for k in range(20):
+            page.insert_text((380, 298 + 13 * k), f"trovato@corp{k}.com" if k == 8
+                             else " ".join(f"s{4 * k + j}" for j in range(4)), fontsize=7)
+    text = process_pdf(_pdf(draw), "sidebar.pdf").source.text
+    words = text.split()
+    side = [n for n, w in enumerate(words)
+            if (w[0] == "s" and w[1:].isdigit()) or w.startswith("trovato")]
+    assert len(side) == 77 and side == list(range(side[0], side[0] + 77))  # read whole

@@ -328,9 +328,10 @@ def _reliable(band: list[Item]) -> bool:
 def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
     """Can two parts with gutters `parts` be read as one, with gutters `merged`?
     Parts without gutters go with anything that keeps a gutter of the others; every
-    gutter of the parts must live on in a merged one, and one of them nearly whole.
-    (A line centred above two columns narrows their gutter to a sliver: it belongs
-    to neither column.)"""
+    gutter of the parts must live on in a merged one, and one of them nearly whole,
+    or 12 points wide at least. (A line centred above two columns narrows their
+    gutter to a sliver: it belongs to neither column. A long line beside a column of
+    notes may leave 16 points of a gutter that its shorter neighbours left 40 wide.)"""
     if not parts:
         return True  # one column on both sides
 
@@ -338,7 +339,7 @@ def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
         return m[0] < o[1] and o[0] < m[1]
 
     def kept(m: Gutter, o: Gutter) -> bool:
-        return overlaps(m, o) and m[1] - m[0] >= min(0.5 * (o[1] - o[0]), 3 * MIN_GUTTER)
+        return overlaps(m, o) and m[1] - m[0] >= min(0.5 * (o[1] - o[0]), 2 * MIN_GUTTER)
 
     return (all(any(overlaps(m, o) for m in merged) for part in parts for o in part)
             and any(kept(m, o) for part in parts for o in part for m in merged))
