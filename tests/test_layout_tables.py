@@ -57,6 +57,23 @@ def test_ruled_table_cells_hold_their_words():
     assert _cells_text(table) == [[f"r{i}c{j}" for j in range(3)] for i in range(4)]
 
 
+def test_a_ruled_tables_column_of_row_numbers_stays_in_its_table():
+    """A table of 30 rows numbered 1 to 30 down its first column, alone at the page's
+    left (quran's surah table): an even column of bare numbers rising by one, nothing
+    left of it, as a draft's margin numbering is. Between the table's rules it is the
+    table's own column, not line numbers to be read out of it."""
+    doc = pymupdf.open()
+    page = _ruled_page(doc, x0=40, y0=60, rows=30, cols=3, width=90, height=14, text="")
+    for i in range(30):  # the number, a name and a count
+        page.insert_text((44, 60 + i * 14 + 9), f"{i}", fontsize=9)
+        page.insert_text((134, 60 + i * 14 + 9), f"name{i}", fontsize=9)
+        page.insert_text((224, 60 + i * 14 + 9), f"{3 * i + 7} items", fontsize=9)
+    read = read_page(page)
+    [table] = [item for item in read.items if item.kind == "table"]
+    column = [" ".join(t for _, t in row[0]) for row in table.rows]
+    assert column == [str(i) for i in range(30)]
+
+
 def test_rotated_page_cells_and_words_in_one_space():
     # The old code matched find_tables' displayed-space cells to unrotated words.
     doc = pymupdf.open()

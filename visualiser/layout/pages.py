@@ -50,7 +50,7 @@ from visualiser.layout.scripts import (
     with_stretching,
 )
 from visualiser.layout.stacks import split_stacked_letters
-from visualiser.layout.tables import find_tables
+from visualiser.layout.tables import find_tables, stroke_boxes
 from visualiser.lifeline import exit_with_parent
 from visualiser.mupdf import LOCK
 from visualiser.patterns import only_addresses
@@ -175,6 +175,10 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     # the reading order across the gutter; they are read after the text they number
     numbers = [] if mostly_vertical else margin_numbers(
         _page_read(page, [Item("line", line.bbox, line=line) for line in lines]))
+    if numbers and paths:
+        rules = [((x0 + x1) / 2, y0, y1) for x0, y0, x1, y1 in stroke_boxes(paths)[0]
+                 if x1 - x0 <= 2]
+        numbers = [item for item in numbers if not _ruled_cell(item.bbox, rules, lines)]
     if numbers:
         apart = {id(item.line) for item in numbers}
         boxes = {item.line.words[0][0] for item in numbers if item.line is not None}
@@ -206,6 +210,23 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     read = _page_read(page, ordered + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
     read.watermarks = [text for _, _, text in watermarks]
     return read
+
+
+def _ruled_cell(box: BBox, rules: list[tuple[float, float, float]],
+                lines: list[RawLine]) -> bool:
+    """Does `box` stand alone between two vertical rules, as a table's cell does? A
+    table's column of row numbers ("1", "2", … beside the names they number) is no
+    margin numbering: taken for one, it was read out of its table, whose first
+    column came out empty. (A frame around the page has the text between a margin's
+    numbers and its far side.)"""
+    middle = (box[1] + box[3]) / 2
+    across = [x for x, y0, y1 in rules if y0 <= middle <= y1]  # vertical rules, x
+    left = max((x for x in across if x <= box[0] + 1), default=None)
+    right = min((x for x in across if x >= box[2] - 1), default=None)
+    if left is None or right is None:
+        return False
+    return not any(line.bbox[1] < middle < line.bbox[3] and left < line.bbox[2]
+                   and line.bbox[0] < right and line.bbox != box for line in lines)
 
 
 def may_draw(page: pymupdf.Page, contents: Callable[[], bytes] | None = None) -> bool:
