@@ -15,7 +15,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy
 
@@ -114,6 +114,17 @@ class MdBlock:
     items: tuple[tuple[int, int], ...] = ()  # lists: (start, end) of each item line
 
 
+class LineGeometry(NamedTuple):
+    """Per word of the layout, arrays indexed by word id: its page, and the edges of
+    the line it sits on (a column check asks where lines start, end and stand)."""
+
+    pages: numpy.ndarray
+    lefts: numpy.ndarray
+    rights: numpy.ndarray
+    tops: numpy.ndarray
+    bottoms: numpy.ndarray
+
+
 @dataclass(slots=True)
 class SourceMarkdown:
     text: str
@@ -123,7 +134,7 @@ class SourceMarkdown:
     dropped_words: set[int] = field(default_factory=set)  # e.g. repeated table headers
     _headings: tuple[list[int], list[tuple[str, ...]]] | None = field(default=None, repr=False)
     # per word: its page, and its line's left, right, top and bottom
-    _extents: tuple[numpy.ndarray, ...] | None = field(default=None, repr=False)
+    _geometry: LineGeometry | None = field(default=None, repr=False)
 
     def traced(self, start: int = 0, end: int | None = None) -> Traced:
         end = len(self.text) if end is None else end
@@ -147,16 +158,9 @@ class SourceMarkdown:
         found = numpy.unique(word_at[start:end])
         return found[found >= 0]
 
-    def line_extents(self) -> tuple[numpy.ndarray, ...]:
-        """Per word: its page, and the left and right edges of its line (made once)."""
-        return self._line_boxes()[:3]
-
-    def line_tops(self) -> tuple[numpy.ndarray, ...]:
-        """Per word: the top and bottom of its line."""
-        return self._line_boxes()[3:]
-
-    def _line_boxes(self) -> tuple[numpy.ndarray, ...]:
-        if self._extents is None:
+    def line_geometry(self) -> LineGeometry:
+        """Per word: its page and its line's edges (made once, in numpy)."""
+        if self._geometry is None:
             layout = self.layout
             lines = numpy.fromiter((w.line for w in layout.words), dtype=numpy.int64,
                                    count=len(layout.words))
@@ -164,8 +168,9 @@ class SourceMarkdown:
                                    count=len(layout.words))
             boxes = numpy.array([ln.bbox for ln in layout.lines],
                                 dtype=numpy.float64).reshape(-1, 4)[lines]
-            self._extents = (pages, boxes[:, 0], boxes[:, 2], boxes[:, 1], boxes[:, 3])
-        return self._extents
+            self._geometry = LineGeometry(pages, boxes[:, 0], boxes[:, 2], boxes[:, 1],
+                                          boxes[:, 3])
+        return self._geometry
 
     def heading_path_at(self, offset: int) -> tuple[str, ...]:
         """The chain of headings in force at `offset` of the source markdown."""

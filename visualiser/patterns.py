@@ -21,6 +21,10 @@ DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}")
 # a line that ends a contents entry: its leaders, then the page number ("12", "A-3", "iv")
 ENTRY_END = re.compile(rf"(?:{DOT_LEADER.pattern})\s*(?:[A-Z]-?)?"
                        r"(?:\d{1,4}|[ivxlc]{1,6}|[IVXLC]{1,6})$")
+# A line of this many words or more reads as running text (a heading, a label or a
+# table cell rarely has so many); the layout's reading order and the strategies'
+# column checks count with the same number
+RUNNING_WORDS = 4
 # The marker of a numbered list item, as a word of its own: "3.", "b)", "iv."
 NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 # Bullet glyphs a list item starts with (a glyph is not a word of the item)

@@ -22,11 +22,10 @@ from visualiser.geometry import BBox, centre, holds_centre
 from visualiser.layout.figures import Figure
 from visualiser.layout.items import Item
 from visualiser.layout.scripts import right_to_left
-from visualiser.patterns import DOT_LEADER
+from visualiser.patterns import DOT_LEADER, RUNNING_WORDS
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
-_PROSE_WORDS = 4  # a line of this many words is running text
 _RUNNING_LINES = 6  # lines of running text that show a column of it
 _LISTED_ROWS = 0.8  # of the rows beside it a list has an entry on, line after line
 _HEADING_SIZE = 1.08  # type this much larger than the running text beside it is a heading
@@ -260,7 +259,7 @@ class _Substance:
             insort(self.heights, height)
             if item.line is None:
                 continue
-            if len(item.line.words) >= _PROSE_WORDS:
+            if len(item.line.words) >= RUNNING_WORDS:
                 insort(self.always, centre)
                 insort(self.prose, item.line.size)
                 continue
@@ -294,7 +293,7 @@ class _Substance:
 
 def _structural(items: list[Item], gutters: list[Gutter]) -> list[Gutter]:
     """The gutters of `items` that part columns of substance: running text (a line
-    of `_PROSE_WORDS` words or more), a title set large, a heading set larger than
+    of `RUNNING_WORDS` words or more), a title set large, a heading set larger than
     the running text, a table or a picture on both sides. The gaps between the pieces
     of a displayed formula ("V(A) = IDF(w)", "Σ", "exp(−") or between a diagram's
     labels are no column structure to keep apart from the columns around them."""
@@ -566,7 +565,7 @@ def _runs_on(lines: list[Item]) -> bool:
     """Are `lines` running text: most of them lines of prose, and many of them carrying
     on the sentence of the line above (starting lower case, or after a hyphen)?"""
     texts = [i.line.text for i in sorted(lines, key=lambda i: i.bbox[1]) if i.line]
-    if sum(len(t.split()) >= _PROSE_WORDS for t in texts) < 0.6 * len(texts):
+    if sum(len(t.split()) >= RUNNING_WORDS for t in texts) < 0.6 * len(texts):
         return False
     carried = sum(1 for a, b in pairwise(texts) if b[:1].islower() or a.endswith("-"))
     return carried >= 0.3 * (len(texts) - 1)

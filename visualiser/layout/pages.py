@@ -170,21 +170,21 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     contents = cache(page.read_contents)  # the content stream, read once if at all
     # the drawings, read once for tables and figures
     paths = page.get_cdrawings() if not mostly_vertical and may_draw(page, contents) else []
+    drawn = stroke_boxes(paths)  # their strokes and shapes, for tables and row numbers
     # margin line numbers stay out of the tables and the reading order: beside every
     # row of a draft's two columns, they make its rows look like a table's and take
     # the reading order across the gutter; they are read after the text they number
     numbers = [] if mostly_vertical else margin_numbers(
         _page_read(page, [Item("line", line.bbox, line=line) for line in lines]))
     if numbers and paths:
-        rules = [((x0 + x1) / 2, y0, y1) for x0, y0, x1, y1 in stroke_boxes(paths)[0]
-                 if x1 - x0 <= 2]
+        rules = [((x0 + x1) / 2, y0, y1) for x0, y0, x1, y1 in drawn[0] if x1 - x0 <= 2]
         numbers = [item for item in numbers if not _ruled_cell(item.bbox, rules, lines)]
     if numbers:
         apart = {id(item.line) for item in numbers}
         boxes = {item.line.words[0][0] for item in numbers if item.line is not None}
         lines = [line for line in lines if id(line) not in apart]
         words = [w for w in words if tuple(w[:4]) not in boxes]
-    items = [] if mostly_vertical else find_tables(page, textpage, words, paths)
+    items = [] if mostly_vertical else find_tables(page, textpage, words, drawn)
     table_boxes = [item.bbox for item in items]
     lines = _outside(lines, table_boxes)
     vertical_lines = _outside(vertical_lines, table_boxes)

@@ -284,15 +284,16 @@ class _Grid:
 
 def find_tables(page: pymupdf.Page, textpage: pymupdf.TextPage,
                 words: list[tuple] | None = None,
-                paths: list[dict] | None = None) -> list[Item]:
+                drawn: tuple[list[BBox], list[BBox]] | None = None) -> list[Item]:
     """Every table of the page, ruled or not: rows → cells → words, in text space.
-    `words`: `textpage.extractWORDS()` when the caller has it already. Cheap gates
+    `words`: `textpage.extractWORDS()` and `drawn`: `stroke_boxes` of the page's
+    drawings, when the caller has them already. Cheap gates
     first (a grid of strokes; rules of one width across; rows of four or more cells),
     so a page of prose costs one pass over its drawings and one over its words."""
     raw_words = textpage.extractWORDS() if words is None else words
     if not raw_words:
         return []
-    strokes, shapes = stroke_boxes(page.get_cdrawings() if paths is None else paths)
+    strokes, shapes = stroke_boxes(page.get_cdrawings()) if drawn is None else drawn
     # Crossing is the same in text space whichever way a grid's text runs.
     horizontal, vertical = _segments(strokes)
     components = _grids(horizontal, vertical) if len(strokes) >= 4 else []

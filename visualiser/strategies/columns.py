@@ -24,12 +24,11 @@ import numpy
 
 from visualiser.geometry import BBox, height
 from visualiser.markdown import SYNTHETIC, MdBlock, SourceMarkdown
-from visualiser.patterns import CAPTION
+from visualiser.patterns import CAPTION, RUNNING_WORDS
 
 # Fewer words than this is no piece of text to stand alone as a chunk: a heading,
 # a picture's callout numbers, a page number.
 MIN_WORDS = 8
-RUNNING_WORDS = 4  # a line of running text has this many words at least
 _TABLE_NOTE = re.compile(r"[a-z*†‡§]\s+[A-Z]")  # a note's mark, then its text
 _SENTENCE_END = (".", "!", "?", ":", "\"", "”", ")")
 
@@ -63,8 +62,7 @@ def runs_across_columns(source: SourceMarkdown, blocks: list[MdBlock]) -> bool:
     ids = source.words_between(blocks[0].start, blocks[-1].end)
     if len(ids) < 2:
         return False
-    pages, lefts, rights = (a[ids] for a in source.line_extents())
-    tops, bottoms = (a[ids] for a in source.line_tops())
+    pages, lefts, rights, tops, bottoms = (a[ids] for a in source.line_geometry())
     # up by three lines at least: a form's value set a little higher is no break
     jumps = numpy.flatnonzero((pages[1:] == pages[:-1]) & (lefts[1:] >= rights[:-1] - 1)
                               & (tops[1:] < tops[:-1] - 3 * (bottoms[:-1] - tops[:-1])))
@@ -124,7 +122,7 @@ class _Cutter:
     def _spans(self, blocks: list[MdBlock]) -> dict[int, tuple[float, float]]:
         """From left to right, how far the lines of `blocks` reach on each page (in
         numpy: a Python loop over every word of a section was a third of chunking)."""
-        pages, lefts, rights = self.source.line_extents()
+        pages, lefts, rights, _, _ = self.source.line_geometry()
         spans: dict[int, tuple[float, float]] = {}
         for block in blocks:
             ids = self.source.words_between(block.start, block.end)
