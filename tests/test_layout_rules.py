@@ -286,6 +286,23 @@ def test_a_rotated_margin_note_stays_out_of_the_body():
     assert text.rstrip().endswith("PROPOSALS")
 
 
+def test_a_paragraph_carried_over_a_page_break_passes_a_margin_stamp():
+    # arXiv stamps the first page of every preprint in its left margin; read after the
+    # page's text, the stamp was spliced into the sentence running on to page 2
+    sentence = "the inspection of every warehouse takes place once a year and the "
+    doc = pymupdf.open()
+    first = doc.new_page(width=612, height=792)
+    _column(first, 72, 540, 600, 720, (sentence * 9).strip())
+    first.insert_text((30, 600), "arXiv:2101.00001v1 [cs.CL] 1 Jan 2021", fontsize=14,
+                      rotate=90)
+    _column(doc.new_page(width=612, height=792), 72, 540, 72, 200,
+            "report goes to the board within a month of the visit. " * 5)
+    data = doc.tobytes()
+    text = process_pdf(data, "stamp.pdf").source.text
+    assert "once a year and the report goes to the board" in text
+    assert text.count("arXiv:2101.00001v1") == 1  # kept, after the paragraph
+
+
 def test_a_paragraph_carried_across_a_column_break_stays_one_paragraph():
     sentence = ("the inspection of every warehouse takes place once a year and the report "
                 "goes to the board ") * 6

@@ -43,7 +43,7 @@ from visualiser.patterns import BULLETS, CAPTION, DOT_LEADER, ENTRY_END, NUMBERE
 # What an engine's role makes of a line; "running" lines never reach a block.
 _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragraph",
                                      "list_item": "list_item", "caption": "paragraph",
-                                     "code": "code", "note": "paragraph",
+                                     "code": "code", "note": "paragraph", "label": "paragraph",
                                      "running": "paragraph"}
 
 
@@ -218,6 +218,8 @@ class _Builder:
         self.previous_table: Block | None = None  # the last block so far, if a table
         self.running = 0  # lines an engine marked as running heads and feet
         self.footnotes: set[int] = set()  # ids of the blocks that are footnotes
+        # ids of the lines read as notes (margin and rotated notes), after the page's body
+        self.note_lines: set[int] = set()
         # a paragraph's size class, that of most of its lines (a last line may be all
         # formula, set smaller)
         self.sizes: dict[int, float] = {}
@@ -273,7 +275,7 @@ class _Builder:
         level = 0
         last: RawLine | None = None
         after_bullet = False  # a bullet glyph set as its own line marks the next one
-        note = False  # the block being gathered is a margin or rotated note
+        note = False  # the block being gathered is a note or a label
         group_id: int | None = None  # the engine's block id of the block being gathered
         displayed = self._display_lines(read.items)
         for index, item in enumerate(read.items):
@@ -309,7 +311,7 @@ class _Builder:
                         and not (kind == "heading" and is_date(raw.text)))
                 )
                 joins = runs_on or (
-                    same_block and last is not None and (item.role == "note") == note
+                    same_block and last is not None and (item.role in ("note", "label")) == note
                     and _continues(last, raw, self.line_gap, opening=len(group) == 1,
                                    margin=margin)
                     and not (kind == "paragraph" and line_kind == "paragraph"
@@ -322,12 +324,14 @@ class _Builder:
                 kind, level = line_kind, line_level
                 reach = (raw.bbox[0], raw.bbox[2])
             reach = (min(reach[0], raw.bbox[0]), max(reach[1], raw.bbox[2]))
-            group_id, note = item.group, item.role == "note"
+            group_id, note = item.group, item.role in ("note", "label")
             line_id = self._add_line(raw.words, raw.bbox, skip_bullet=line_kind == "list_item",
                                      boxes=displayed.get(id(raw)))
             self.raw[line_id] = raw
             if item.role is not None:
                 self.engine_kind.add(line_id)
+            if item.role == "note":
+                self.note_lines.add(line_id)
             group.append(line_id)
             last = raw
             self.previous_table = None
@@ -472,8 +476,8 @@ class _Builder:
     def _at_break(self, block: Block, box: BBox, caption: Block | None = None) -> str | None:
         """Can `block` stand between a paragraph and its continuation (at `box`)?
         "footnote": one at the foot of a column or page; "caption", or "float": a
-        table, a picture or the labels of the figure over `caption`, placed where the
-        text breaks, on this page or the one before."""
+        table, a picture, a note or the labels of the figure over `caption`, placed
+        where the text breaks, on this page or the one before."""
         if block.id in self.footnotes:
             return "footnote" if block.page != self.page or box[1] < block.bbox[1] else None
         if block.page < self.page - 1:
@@ -481,9 +485,9 @@ class _Builder:
         if (block.kind == "paragraph" and self._closed(block)
                 and CAPTION.match(self.layout.line_text(block.line_ids[0]))):
             return "caption"  # its first line: a caption may stand on the page before
-        if block.kind in ("table", "image") or (
+        if block.kind in ("table", "image") or block.line_ids[0] in self.note_lines or (
                 caption is not None and self._labels(block, caption, box)):
-            return "float"
+            return "float"  # a margin note (an arXiv stamp) is read after its page's text
         return None
 
     def _labels(self, block: Block, caption: Block, box: BBox) -> bool:

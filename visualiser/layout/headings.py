@@ -81,7 +81,7 @@ class DocumentStyle:
         for count, page in enumerate(pages, start=1):
             for item in page.items:
                 line = item.line
-                if line is None or item.role in ("note", "running"):
+                if line is None or item.role in ("note", "label", "running"):
                     continue
                 n = len(line.text)
                 chars += n

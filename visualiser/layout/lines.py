@@ -474,7 +474,7 @@ def figures_after_paragraphs(pages: list[PageRead]) -> None:
 
 def _aside(item: Item) -> bool:
     """A figure's part: a picture, or a line that is a figure's label."""
-    return item.kind == "image" or (item.line is not None and item.role == "note"
+    return item.kind == "image" or (item.line is not None and item.role in ("note", "label")
                                     and item.line.horizontal)
 
 

@@ -203,7 +203,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
     for figure in figures:
         for member in figure.members:
             if member.line is not None:
-                member.role = "note"  # a figure's label: never a heading, nor in a paragraph
+                member.role = "label"  # never a heading, nor in a paragraph
     # notes (a few lines written top to bottom on a horizontal page, short lines in the
     # margin beside the text) are read after the body (`_in_order`)
     ordered = _in_order(items + vertical, text_width, figures)
@@ -304,7 +304,7 @@ def _running_unspaced(line: RawLine, full: float) -> bool:
 
 def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
     """Lines set sparsely on a picture (callout numbers, labels on a photo) belong to
-    the picture: they are kept as notes, never joined to the body or taken for
+    the picture: they are kept as labels, never joined to the body or taken for
     headings. Text that fills a picture (a heading on a tinted bar, a boxed summary)
     is body text on a background."""
     for box in pictures:
@@ -312,7 +312,7 @@ def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
         # a heading on a tinted bar is no label: its text fills the picture
         if on_it and sum(area(i.bbox) for i in on_it) < 0.05 * area(box):
             for item in on_it:
-                item.role = "note"
+                item.role = "label"
 
 
 def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[Item]:
