@@ -1798,6 +1798,27 @@ def test_notes_in_the_margin_are_read_after_the_text_and_leave_its_paragraphs_wh
     assert "NOTE" in words
 
 
+def test_option_names_set_flush_right_close_to_the_text_are_margin_notes():
+    """hep-paper's manual sets each option's name flush right in the margin, 0.7 em
+    from the paragraph it describes: under a gap of 0.8 em, no name was a note, and
+    each cut its paragraph in two around a code block of one word."""
+    def draw(page):
+        for n, y in enumerate(range(100, 600, 100)):
+            _column(page, 120, 520, y, y + 60, _words(f"opt{n}x", 40),
+                    align=pymupdf.TEXT_ALIGN_JUSTIFY)
+            name = f"option{n}"
+            width = pymupdf.get_text_length(name, fontname="cour", fontsize=10)
+            page.insert_text((112.5 - width, y + 22), name, fontsize=10, fontname="cour")
+    doc = process_pdf(_pdf(draw), "option-notes.pdf")
+    blocks = [doc.layout.block_text(b) for b in doc.layout.blocks]
+    for n in range(5):
+        paragraph = next(text for text in blocks if f"opt{n}x0" in text)
+        assert _positions(paragraph, f"opt{n}x") == list(range(40)), "one paragraph"
+        assert "option" not in paragraph
+    words = doc.source.text.split()
+    assert words.index("option0") > words.index("opt4x39"), "read after the page's text"
+
+
 def test_a_description_lists_terms_at_the_text_edge_are_no_margin_notes():
     """A description list: terms at the text's left edge, each description beside its
     term. The descriptions are most of the running text, so they seem to be the text

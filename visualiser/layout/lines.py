@@ -478,7 +478,7 @@ def _aside(item: Item) -> bool:
                                     and item.line.horizontal)
 
 
-NOTE_GAP = 0.8  # em between a margin note and the text block it stands beside
+NOTE_GAP = 0.5  # em between a margin note and the text block it stands beside
 NOTE_SHARE = 0.12  # of a page's characters: notes are a minority
 _PROSE = 6  # words: a line this long is running text, the text block's substance
 
