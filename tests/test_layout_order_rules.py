@@ -378,3 +378,28 @@ def test_a_sidebar_beside_ragged_lines_stays_whole_where_one_line_runs_longer():
     side = [n for n, w in enumerate(words)
             if (w[0] == "s" and w[1:].isdigit()) or w.startswith("trovato")]
     assert len(side) == 77 and side == list(range(side[0], side[0] + 77))  # read whole
+
+
+def test_a_line_overrunning_its_column_into_the_gutter_keeps_the_columns_apart():
+    """ACM's sample sets a line of code wider than its column: it runs 15 of the
+    gutter's 22 points into it, short of the right column. The band it makes with
+    the right column's row narrowed the gutter below what two columns keep, and the
+    code's lines were read row by row with the references beside them ("… Col-" /
+    `language=french]{acmart}` / "loquium on Automata …")."""
+    def draw(page):
+        _columns(page, [(pymupdf.Rect(54, 60, 296, 380), _words("left", 150)),
+                        (pymupdf.Rect(318, 60, 560, 720), _words("right", 330))],
+                 fontsize=9, align=pymupdf.TEXT_ALIGN_JUSTIFY)
+        code = "\\documentclass[sigconf,language=english,language=german,"
+        width = pymupdf.get_text_length(code, fontname="cour", fontsize=9)
+        page.insert_text((54, 400), code, fontsize=9.0 * 257 / width, fontname="cour")
+        page.insert_text((110, 411), "language=french]{acmart}", fontsize=8, fontname="cour")
+        _columns(page, [(pymupdf.Rect(54, 420, 296, 720), _words("after", 120))],
+                 fontsize=9, align=pymupdf.TEXT_ALIGN_JUSTIFY)
+    text = process_pdf(_pdf(draw), "overrun.pdf").source.text
+    right = _positions(text, "right")
+    assert len(right) == 330 and right == list(range(right[0], right[0] + 330)), "whole"
+    words = text.split()
+    code_at = next(n for n, w in enumerate(words) if w.startswith("\\documentclass"))
+    assert max(_positions(text, "left")) < code_at < min(_positions(text, "after"))
+    assert max(_positions(text, "after")) < min(right), "the left column, then the right"

@@ -77,8 +77,8 @@ def _xy_cut(items: list[Item], rtl: bool = False) -> list[Item]:
     if len(items) <= 1:
         return list(items)
     ordered: list[Item] = []
-    for group in _groups(_bands(items)):
-        columns = _columns(group, _gutters(group))
+    for group, overrun in _groups(_bands(items)):
+        columns = _columns(group, overrun or _gutters(group))
         if len(columns) > 1 and len(columns[0]) < len(group):
             for column in reversed(columns) if rtl else columns:
                 ordered.extend(_xy_cut(column, rtl))
@@ -110,8 +110,10 @@ def _bands(items: list[Item]) -> list[list[Item]]:
     return bands
 
 
-def _groups(bands: list[list[Item]]) -> list[list[Item]]:
-    """Consecutive bands that share a column structure, merged.
+def _groups(bands: list[list[Item]]) -> list[tuple[list[Item], list[Gutter] | None]]:
+    """Consecutive bands that share a column structure, merged; with each group, its
+    gutters when a line overran one of them (`_cut_back`: the group's own items no
+    longer show it), else None.
 
     Everything the test needs about the group so far is kept up to date band by band
     (what its spans cover, as a handful of disjoint intervals; its items by `seq`; its
@@ -120,6 +122,8 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
     walked once, and once more when it joins the group."""
     infos = [_BandInfo(band) for band in bands]
     groups: list[list[Item]] = []
+    # per group: its gutters, kept from the merging once a line of it overran one
+    overrun: list[list[Gutter] | None] = []
     own: list[Gutter] = []  # the gutters of the last group
     covered: list[Gutter] = []  # what the last group's spans cover, as disjoint intervals
     size = 0.0  # the largest type in the last group
@@ -134,10 +138,18 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
             gutters = _gaps(merged_covered, merged_size)
             parts = [g for g in (substance.structural(own), info.structural) if g]
             following = infos[n + 1].structural if n + 1 < len(infos) else []
-            if _compatible(gutters, parts) or _confirmed(gutters, parts, following):
+            fits = _compatible(gutters, parts) or _confirmed(gutters, parts, following)
+            if not fits and (cut := _cut_back(info.covered, covered, info.size)):
+                merged_covered = _union(covered + cut + _hulls_across(by_seq, band))
+                gutters = _gaps(merged_covered, merged_size)
+                if _compatible(gutters, parts):
+                    fits, overrun[-1] = True, gutters
+            if fits:
                 groups[-1].extend(band)
                 members.append(n)
                 own, covered, size = gutters, merged_covered, merged_size
+                if overrun[-1] is not None:
+                    overrun[-1] = gutters
                 by_seq.update((i.seq, i) for i in band)
                 substance.add(band)
                 continue
@@ -149,6 +161,7 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
             kept = {id(i) for i in pulled}
             groups[-1] = [i for i in groups[-1] if id(i) not in kept]
         groups.append(pulled + list(band))
+        overrun.append(None)
         members = list(range(start, n + 1))
         own = info.gaps
         covered = _union([c for m in members for c in infos[m].covered])
@@ -156,7 +169,7 @@ def _groups(bands: list[list[Item]]) -> list[list[Item]]:
         by_seq = {i.seq: i for i in groups[-1]}
         substance = _Substance()
         substance.add(groups[-1])
-    return groups
+    return list(zip(groups, overrun, strict=True))
 
 
 def _column_starts(infos: list[_BandInfo], members: list[int], n: int) -> int:
@@ -322,6 +335,27 @@ def _reliable(band: list[Item]) -> bool:
         return True
     by_x = sorted(lines, key=lambda i: i.bbox[0])
     return any(b.seq != a.seq + 1 for a, b in zip(by_x, by_x[1:], strict=False))
+
+
+def _cut_back(band: list[Gutter], group: list[Gutter], size: float) -> list[Gutter] | None:
+    """`band`'s covered intervals with each that overruns a column of `group` into
+    the gutter after it cut back to the column's edge; None when none does. An
+    overfull line (a line of code, a long address) starts where its column starts and
+    runs into the gutter, short of the next column: it narrows the gutter by its
+    overrun, and the band it makes with the next column's row is no row across.
+    It keeps its column's left edge (or its indent), and the gutter is one between
+    columns of its type, 4 em wide at most: a centred line wider than the ones above
+    it (an author's affiliation) sticks out on the left too, and a title reaching
+    across a masthead's wide gap between its left and right parts is no overrun."""
+    cut, changed = [], False
+    for start, end in band:
+        column = next(((left, right) for (left, right), (after, _) in pairwise(group)
+                       if left - 1.0 <= start <= left + 2 * size
+                       and right < end <= after - MIN_GUTTER / 2
+                       and after - right <= 4 * size), None)
+        cut.append((start, column[1]) if column else (start, end))
+        changed = changed or column is not None
+    return cut if changed else None
 
 
 def _compatible(merged: list[Gutter], parts: list[list[Gutter]]) -> bool:
