@@ -286,6 +286,41 @@ def test_a_rotated_margin_note_stays_out_of_the_body():
     assert text.rstrip().endswith("PROPOSALS")
 
 
+def _ruled_grid(page: pymupdf.Page, x0: float, y0: float, rows: int, cols: int) -> None:
+    for i in range(rows + 1):
+        page.draw_line((x0, y0 + i * 24), (x0 + cols * 70, y0 + i * 24))
+    for j in range(cols + 1):
+        page.draw_line((x0 + j * 70, y0), (x0 + j * 70, y0 + rows * 24))
+    for i in range(rows):
+        for j in range(cols):
+            page.insert_text((x0 + j * 70 + 4, y0 + i * 24 + 16), f"r{i}c{j}", fontsize=9)
+
+
+@pytest.mark.parametrize("float_kind", ["picture", "table"])
+def test_a_paragraph_carried_past_a_float_atop_the_next_column_passes_its_caption(
+        float_kind: str):
+    # ASME sets captions in capitals with no full stop ("TABLE 2: TABLE WITH MORE
+    # COMPLICATED COLUMNS"): only a caption ending a sentence was passed, so the
+    # paragraph's second half after the float came out as one of its own (after a
+    # picture, run on from the caption: "… ROUTES report goes to the board")
+    label = "FIGURE 2: THE DEPOTS" if float_kind == "picture" else "TABLE 2: THE DEPOTS"
+
+    def draw(page):
+        _column(page, 40, 296, 60, 700,
+                ("the inspection of every warehouse takes place once a year and " * 20)
+                + "the")
+        page.insert_text((330, 72), label, fontsize=8)
+        if float_kind == "picture":
+            _picture(page, pymupdf.Rect(330, 80, 560, 240))
+        else:
+            _ruled_grid(page, 330, 80, 6, 3)
+        _column(page, 316, 572, 250, 400, "report goes to the board within a month. " * 6)
+    doc = process_pdf(_pdf(draw), "caption.pdf")
+    assert "once a year and the report goes to the board" in doc.source.text
+    caption = next(b for b in doc.layout.blocks if "THE DEPOTS" in doc.layout.block_text(b))
+    assert doc.layout.block_text(caption) == label, "the caption, alone"
+
+
 def test_a_paragraph_carried_over_a_page_break_passes_a_margin_stamp():
     # arXiv stamps the first page of every preprint in its left margin; read after the
     # page's text, the stamp was spliced into the sentence running on to page 2

@@ -197,6 +197,9 @@ _NUMBER_ABOVE = 2.0  # a section number set above its title is at most this many
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
 # what a sentence (or a run-in label, "Note:") ends with, in the scripts we read
+# a caption's label, then its title: "TABLE 2: TABLE WITH …", "Table 2 Table with …",
+# "Figure 3. Results" (not "Table 4 summarizes …", a sentence about the table)
+_CAPTION_TITLE = re.compile(CAPTION.pattern + r"[\w.]*\s*(?:[:.|—–]|\s[A-Z(\d])")
 _SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "！", "？", "؟", "۔")
 
 # `Word(*fields)` without the Python-level `__new__` of a named tuple: the hot loop
@@ -482,13 +485,23 @@ class _Builder:
             return "footnote" if block.page != self.page or box[1] < block.bbox[1] else None
         if block.page < self.page - 1:
             return None
-        if (block.kind == "paragraph" and self._closed(block)
-                and CAPTION.match(self.layout.line_text(block.line_ids[0]))):
+        if block.kind == "paragraph" and (
+                (self._closed(block) and CAPTION.match(self.layout.line_text(block.line_ids[0])))
+                or self._float_caption(block)):
             return "caption"  # its first line: a caption may stand on the page before
         if block.kind in ("table", "image") or block.line_ids[0] in self.note_lines or (
                 caption is not None and self._labels(block, caption, box)):
             return "float"  # a margin note (an arXiv stamp) is read after its page's text
         return None
+
+    def _float_caption(self, block: Block) -> bool:
+        """Is `block` the caption set right above or below a table or picture, a label
+        and a title that need not end a sentence ("TABLE 2: TABLE WITH MORE
+        COMPLICATED COLUMNS")?"""
+        blocks = self.layout.blocks
+        return bool(_CAPTION_TITLE.match(self.layout.line_text(block.line_ids[0]))) and any(
+            0 <= n < len(blocks) and blocks[n].kind in ("table", "image")
+            and blocks[n].page == block.page for n in (block.id - 1, block.id + 1))
 
     def _labels(self, block: Block, caption: Block, box: BBox) -> bool:
         """Is `block` text drawn in the figure over `caption` (an axis's numbers, a

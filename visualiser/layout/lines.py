@@ -448,12 +448,12 @@ def figures_after_paragraphs(pages: list[PageRead]) -> None:
         items = page.items
         n = 0
         while n < len(items):
-            if not _aside(items[n]):
+            if not (_aside(items[n]) or _caption_over(items, n)):
                 if items[n].line is not None and items[n].role is None:
                     before = items[n].line
                 n += 1
                 continue
-            end = n
+            end = n + 1
             while end < len(items) and _aside(items[end]):
                 end += 1
             after = items[end].line if end < len(items) and items[end].role is None else None
@@ -470,6 +470,15 @@ def figures_after_paragraphs(pages: list[PageRead]) -> None:
                     n += stop - end
                     continue
             n = end
+
+
+def _caption_over(items: list[Item], n: int) -> bool:
+    """Is `items[n]` a caption set over the figure read next ("FIGURE 2: THE DEPOTS")?
+    It moves with the figure: left behind, it took the paragraph's second half for
+    its own."""
+    line = items[n].line
+    return (line is not None and items[n].role is None and bool(CAPTION.match(line.text))
+            and n + 1 < len(items) and _aside(items[n + 1]))
 
 
 def _aside(item: Item) -> bool:
