@@ -304,6 +304,54 @@ def test_a_table_ruled_only_across_with_three_columns_is_a_table(column_rules):
     assert _cells_text(table) == _ACROSS
 
 
+def test_a_booktabs_table_with_its_columns_tight_is_a_table():
+    """booktabs sets a table's columns 2 × \\tabcolsep = 12 points apart: at its
+    widest cells that is 0.89 of the page's word height in ASME's template, under the
+    0.9 that parts cells elsewhere, and "Run 11 | 12.5 | 103.4" came out as nine
+    paragraphs. Between rules across, a gap of 0.8 word heights parts cells, where it
+    does so in half the rows (a listing's one long line is no column). Here the
+    columns are 0.85 word heights apart."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    rows = [["Experiment", "Speed", "Heat"], ["Run 11", "12.5", "103.4"],
+            ["Run 12", "24", "68.3"]]
+    xs = [384.0]
+    for n in range(2):  # each column starts 10.5 points after the widest cell before it
+        xs.append(xs[-1] + max(pymupdf.get_text_length(r[n], fontsize=9) for r in rows)
+                  + 10.5)  # a 9-point word is 12.4 points high
+    ys = [100.0, 117.0, 131.0, 145.0]
+    for y in (ys[0], ys[1], ys[-1]):
+        page.draw_line((378, y), (xs[-1] + 40, y), width=0.5)
+    for n, row in enumerate(rows):
+        for x, cell in zip(xs, row, strict=True):
+            page.insert_text((x, ys[n] + 12), cell, fontsize=9)
+    page.insert_textbox(pymupdf.Rect(330, 160, 560, 400),
+                        "The figures above are rounded to one decimal place. " * 6, fontsize=9)
+    [table] = _tables(page)
+    assert _cells_text(table) == rows
+
+
+def test_a_gap_in_one_line_of_a_listing_between_rules_is_no_column():
+    """A numbered listing framed by rules reads as a table of numbers and lines; one
+    line's wider space ("WriteLine(\"Hello   World!\");") is in no other row, so it
+    parts no cells, however close to a column gap it is."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    lines = ["class Hello", "{", "static void Main ()", "Console.WriteLine(\"Hello"]
+    ys = [100.0, 117.0, 131.0, 145.0, 159.0]
+    for y in (ys[0], ys[-1]):
+        page.draw_line((60, y), (400, y), width=0.5)
+    for n, line in enumerate(lines):
+        page.insert_text((72, ys[n] + 12), str(n + 4), fontsize=9)
+        page.insert_text((100, ys[n] + 12), line, fontsize=9)
+    width = pymupdf.get_text_length(lines[-1], fontsize=9)
+    page.insert_text((100 + width + 10.5, ys[3] + 12), "World!\");", fontsize=9)
+    page.insert_textbox(pymupdf.Rect(60, 180, 400, 400),
+                        "The listing above prints a greeting and ends. " * 6, fontsize=9)
+    for table in _tables(page):
+        assert all(len(row) <= 2 for row in _cells_text(table)), _cells_text(table)
+
+
 def test_group_labels_between_rows_leave_a_table_ruled_across_a_table():
     """Rows grouped under a label set between them ("DP" halfway between its "NLL" and
     "Triplet" rows) and a header of two lines, the second set as one run of words

@@ -29,6 +29,9 @@ from visualiser.layout.items import WordBox
 MIN_ROWS = 4  # consecutive rows sharing the gutters
 MIN_GUTTERS = 3  # so at least four columns: two-column prose has one gutter
 GAP_EMS = 0.9  # a gap of at least this many word heights parts two cells
+# and between the rules of a table ruled across, which say it is one: booktabs sets
+# its columns 12 points apart (2 × \tabcolsep), 0.9 of a 9-point word's height
+FRAMED_GAP_EMS = 0.8
 MIN_GUTTER = 1.0  # points of whitespace a shared gutter keeps
 PROSE_SHARE = 0.35  # a segment wider than this share of the text width is prose,
 MAX_CELL_WORDS = 6  # and so is one of more words (a paragraph's short last line),
@@ -356,6 +359,16 @@ def _rule_sets(rules: list[Rule], height: float) -> list[list[Rule]]:
     return [group for group in sets if len(group) > 1]
 
 
+def _parts(rows: list[_Row], gutter: Gutter) -> bool:
+    """Does a narrow `gutter` part cells in half the rows at least, two or more? A
+    listing's one long line, or a gloss's one wide word, reaches past a gap the other
+    rows leave: it is no column."""
+    both = sum(1 for r in rows
+               if any(w.box[2] <= gutter[0] + 0.5 for s in r.segments for w in s.words)
+               and any(w.box[0] >= gutter[1] - 0.5 for s in r.segments for w in s.words))
+    return both >= max(2, len(rows) / 2)
+
+
 def _framed(rows: list[_Row], words: list[Word], height: float
             ) -> list[tuple[BBox, list[list[list[WordBox]]]]]:
     """The table of `rows` (between rules), when they are one: MIN_FRAMED_ROWS rows,
@@ -375,7 +388,8 @@ def _framed(rows: list[_Row], words: list[Word], height: float
     gutters: list[Gutter] = []
     reach = spans[0][1]
     for lo, hi in spans[1:]:
-        if lo - reach >= GAP_EMS * height:
+        if lo - reach >= GAP_EMS * height or (
+                lo - reach >= FRAMED_GAP_EMS * height and _parts(body, (reach, lo))):
             gutters.append((reach, lo))
         reach = max(reach, hi)
     if not gutters:
