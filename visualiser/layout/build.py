@@ -9,7 +9,7 @@ previous page continues it.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import replace
 from itertools import repeat
 
@@ -51,9 +51,11 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 def build_layout(pages: list[PageRead]) -> Layout:
     numbered = drop_line_numbers(pages)
     dropped = drop_running_lines(pages) + drop_section_marks(pages) + drop_page_numbers(pages)
-    figures_after_paragraphs(pages)
     for page in pages:
         page.items = join_rows(page.items)
+    # after the rows are joined: a line's pieces are one line, so that a figure or
+    # note moved past a sentence's end is never put between two of them
+    figures_after_paragraphs(pages)
     builder = _Builder(DocumentStyle.of(pages), _usual_line_gap(pages))
     for page in pages:
         builder.add_page(page)
@@ -281,9 +283,29 @@ class _Builder:
         note = False  # the block being gathered is a note or a label
         group_id: int | None = None  # the engine's block id of the block being gathered
         displayed = self._display_lines(read.items)
-        for index, item in enumerate(read.items):
+        pending = deque(enumerate(read.items))
+        # margin notes read beside an open block wait for it to close, then follow it:
+        # taken in where they stand, they cut the paragraph beside them in two
+        held: list[tuple[int, Item]] = []
+        released: set[int] = set()
+        while pending or held:
+            if not pending:
+                pending.extend(held)
+                released.update(id(i) for _, i in held)
+                held = []
+            index, item = pending.popleft()
             if item.role == "running":
                 self.running += 1
+                continue
+            if (item.role == "note" and item.line is not None and item.line.horizontal
+                    and group and not note and id(item) not in released):
+                held.append((index, item))
+                continue
+            if held and item.line is None:  # a table or picture closes the block
+                pending.appendleft((index, item))
+                pending.extendleft(reversed(held))
+                released.update(id(i) for _, i in held)
+                held = []
                 continue
             if item.line is None:
                 self._close(group, kind, level)
@@ -322,6 +344,12 @@ class _Builder:
                              and (_indented_start(last, raw, _next_line(read.items, index),
                                                   reach)
                                   or self._next_footnote(last, raw))))
+            if not joins and held:  # the block closes: its notes first
+                pending.appendleft((index, item))
+                pending.extendleft(reversed(held))
+                released.update(id(i) for _, i in held)
+                held = []
+                continue
             if not joins:
                 self._close(group, kind, level)
                 kind, level = line_kind, line_level
@@ -659,9 +687,9 @@ INDENT_EMS = (0.6, 5.0)  # a paragraph's first line is indented by this much (1-
 
 
 def _next_line(items: list[Item], index: int) -> RawLine | None:
-    """The text line after `items[index]` on the page, running heads aside."""
+    """The text line after `items[index]` on the page, running heads and notes aside."""
     for item in items[index + 1:]:
-        if item.role == "running":
+        if item.role in ("running", "note"):
             continue
         return item.line
     return None

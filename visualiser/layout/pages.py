@@ -316,10 +316,11 @@ def _mark_labels(items: list[Item], pictures: list[BBox]) -> None:
 
 
 def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[Item]:
-    """The body in reading order, then the notes, which would otherwise be read into
-    the middle of its paragraphs: on a page of horizontal text, the rotated lines (a
-    margin stamp, a note set sideways), then the notes in the margin beside the text
-    (`margin_notes`), top to bottom."""
+    """The body in reading order, with the notes in the margin beside the text
+    (`margin_notes`) each after the body line level with it (`build.py` writes it
+    after the paragraph that line is in); then the rotated lines of a page of
+    horizontal text (a margin stamp, a note set sideways). Read by rows, the notes
+    would be taken into the middle of the paragraphs they stand beside."""
     lines = [i.line for i in items if i.line is not None]
     sideways = sum(len(line.text) for line in lines if not line.horizontal)
     rotated = [] if not sideways or 2 * sideways >= sum(len(line.text) for line in lines) \
@@ -329,9 +330,19 @@ def _in_order(items: list[Item], width: float, figures: list[Figure]) -> list[It
         note.role = "note"
     aside = {id(note) for note in rotated + beside}
     body = [i for i in items if id(i) not in aside]
-    return (reading_order(body, width, figures)
-            + sorted(rotated, key=lambda i: (i.bbox[0], i.bbox[1]))
-            + sorted(beside, key=lambda i: (i.bbox[1], i.bbox[0])))
+    return (_beside_their_lines(reading_order(body, width, figures), beside)
+            + sorted(rotated, key=lambda i: (i.bbox[0], i.bbox[1])))
+
+
+def _beside_their_lines(ordered: list[Item], notes: list[Item]) -> list[Item]:
+    """`ordered` with each note after the last body line that starts at its height or
+    above (a page with margin notes is one block of text, read top to bottom)."""
+    out = list(ordered)
+    for note in sorted(notes, key=lambda i: (i.bbox[1], i.bbox[0]), reverse=True):
+        at = max((n for n, i in enumerate(out) if i.line is not None and i.role != "note"
+                  and i.bbox[1] <= note.bbox[1] + 1.0), default=-1)
+        out.insert(at + 1, note)
+    return out
 
 
 def read_words(textpage: pymupdf.TextPage) -> tuple[list, list[dict] | None]:
