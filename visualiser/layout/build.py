@@ -223,7 +223,8 @@ class _Builder:
         self.previous_table: Block | None = None  # the last block so far, if a table
         self.running = 0  # lines an engine marked as running heads and feet
         self.footnotes: set[int] = set()  # ids of the blocks that are footnotes
-        # ids of the lines read as notes (margin and rotated notes), after the page's body
+        # ids of the lines read as notes (margin and rotated notes): after the block they
+        # stand beside or after the page's body, between a paragraph's two parts
         self.note_lines: set[int] = set()
         # a paragraph's size class, that of most of its lines (a last line may be all
         # formula, set smaller)
@@ -288,11 +289,18 @@ class _Builder:
         # taken in where they stand, they cut the paragraph beside them in two
         held: list[tuple[int, Item]] = []
         released: set[int] = set()
+
+        def release(before: tuple[int, Item] | None) -> None:
+            """The held notes next, then `before` (the item that closes their block)."""
+            if before is not None:
+                pending.appendleft(before)
+            pending.extendleft(reversed(held))
+            released.update(id(i) for _, i in held)
+            held.clear()
+
         while pending or held:
             if not pending:
-                pending.extend(held)
-                released.update(id(i) for _, i in held)
-                held = []
+                release(None)  # the page ends: its last block closes
             index, item = pending.popleft()
             if item.role == "running":
                 self.running += 1
@@ -302,10 +310,7 @@ class _Builder:
                 held.append((index, item))
                 continue
             if held and item.line is None:  # a table or picture closes the block
-                pending.appendleft((index, item))
-                pending.extendleft(reversed(held))
-                released.update(id(i) for _, i in held)
-                held = []
+                release((index, item))
                 continue
             if item.line is None:
                 self._close(group, kind, level)
@@ -345,10 +350,7 @@ class _Builder:
                                                   reach)
                                   or self._next_footnote(last, raw))))
             if not joins and held:  # the block closes: its notes first
-                pending.appendleft((index, item))
-                pending.extendleft(reversed(held))
-                released.update(id(i) for _, i in held)
-                held = []
+                release((index, item))
                 continue
             if not joins:
                 self._close(group, kind, level)
@@ -519,7 +521,7 @@ class _Builder:
             return "caption"  # its first line: a caption may stand on the page before
         if block.kind in ("table", "image") or block.line_ids[0] in self.note_lines or (
                 caption is not None and self._labels(block, caption, box)):
-            return "float"  # a margin note (an arXiv stamp) is read after its page's text
+            return "float"  # a note (an arXiv stamp) is read after its page's text
         return None
 
     def _float_caption(self, block: Block) -> bool:

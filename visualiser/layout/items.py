@@ -16,7 +16,8 @@ WordBox = tuple[BBox, str]
 
 # What an engine may know about an item beyond its geometry. The builtin engine
 # leaves most of this to `build.py`'s font statistics; an ML engine says it outright.
-# "note": margin or rotated note (or an engine's footnote), read after the page's body;
+# "note": margin or rotated note (or an engine's footnote), read apart from the body
+# (after the paragraph it stands beside, or after the page's text);
 # "label": a figure's label or a callout on a picture, read where it stands; neither
 # is ever a heading or part of a paragraph of the body. "running": a page header or
 # footer, left out of the chunks with a warning.

@@ -205,7 +205,7 @@ def read_page(page: pymupdf.Page, options: LayoutOptions = DEFAULT_OPTIONS) -> P
             if member.line is not None:
                 member.role = "label"  # never a heading, nor in a paragraph
     # notes (a few lines written top to bottom on a horizontal page, short lines in the
-    # margin beside the text) are read after the body (`_in_order`)
+    # margin beside the text) are read apart from the body's rows (`_in_order`)
     ordered = _in_order(items + vertical, text_width, figures)
     read = _page_read(page, ordered + sorted(numbers, key=lambda i: (i.bbox[0], i.bbox[1])))
     read.watermarks = [text for _, _, text in watermarks]

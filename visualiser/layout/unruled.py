@@ -30,7 +30,8 @@ MIN_ROWS = 4  # consecutive rows sharing the gutters
 MIN_GUTTERS = 3  # so at least four columns: two-column prose has one gutter
 GAP_EMS = 0.9  # a gap of at least this many word heights parts two cells
 # and between the rules of a table ruled across, which say it is one: booktabs sets
-# its columns 12 points apart (2 × \tabcolsep), 0.9 of a 9-point word's height
+# its columns 12 points apart (2 × \tabcolsep), under 0.9 word heights of the type
+# around it (0.89 in ASME's template)
 FRAMED_GAP_EMS = 0.8
 MIN_GUTTER = 1.0  # points of whitespace a shared gutter keeps
 PROSE_SHARE = 0.35  # a segment wider than this share of the text width is prose,
