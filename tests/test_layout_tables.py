@@ -352,6 +352,39 @@ def test_a_gap_in_one_line_of_a_listing_between_rules_is_no_column():
         assert all(len(row) <= 2 for row in _cells_text(table)), _cells_text(table)
 
 
+def test_a_list_and_a_table_side_by_side_in_two_columns_are_not_one_table():
+    """quantum's bibstyle demo: a list of names and sections in the left column, a
+    table of five columns in the right, its rows 6 points off the list's baselines.
+    Read as one table of seven columns, the list's rows and the table's were
+    interleaved, and the text after it read row by row with the list. Each side is
+    read alone: the table is found, the list (two columns) is no table."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    prose = "the reference classes are listed here with the section that describes them "
+    page.insert_textbox(pymupdf.Rect(57, 60, 285, 150), prose * 3, fontsize=10.9,
+                        fontname="tiro")
+    page.insert_textbox(pymupdf.Rect(308, 60, 540, 200), prose * 5, fontsize=10.9,
+                        fontname="tiro")
+    for n in range(14):  # the list: a row every 13.55 points
+        y = 170 + 13.55 * n
+        page.insert_text((62, y), f"class{n}", fontsize=10.9, fontname="cour")
+        page.insert_text((231, y), f"Section {n}", fontsize=10.9, fontname="tiro")
+    for n in range(9):  # the table: its rows 6.3 points below the list's
+        y = 170 + 13.55 * (n + 5) + 6.3
+        cells = ("doi", "eprint", "url", "code", "result") if n == 0 else (
+            "yes", "no", "url", "code", f"[{n}]")
+        for x, cell in zip((324, 353, 424, 479, 513), cells, strict=True):
+            page.insert_text((x, y), cell, fontsize=10.9, fontname="tiro")
+    page.insert_textbox(pymupdf.Rect(308, 370, 540, 470), prose * 4, fontsize=10.9,
+                        fontname="tiro")
+    page.insert_textbox(pymupdf.Rect(57, 370, 285, 470), prose * 4, fontsize=10.9,
+                        fontname="tiro")
+    tables = _tables(page)
+    assert [len(_cells_text(t)[0]) for t in tables] == [5]
+    assert _cells_text(tables[0])[0] == ["doi", "eprint", "url", "code", "result"]
+    assert all("class" not in cell for row in _cells_text(tables[0]) for cell in row)
+
+
 def test_group_labels_between_rows_leave_a_table_ruled_across_a_table():
     """Rows grouped under a label set between them ("DP" halfway between its "NLL" and
     "Triplet" rows) and a header of two lines, the second set as one run of words

@@ -21,7 +21,7 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
-from statistics import median
+from statistics import mean, median
 
 from visualiser.geometry import BBox
 from visualiser.layout.items import WordBox
@@ -113,10 +113,47 @@ def unruled_tables(words: list[Word]) -> list[tuple[BBox, list[list[list[WordBox
     tables = []
     paragraphs = {w.line[0] for r in rows for p in r.prose for w in p.words}
     for run, gutters in _runs(rows, height, paragraphs):
+        apart = _side_by_side(run, gutters, rows)
+        if apart is not None:  # each side on its own, within the run's extent
+            members = [w for r in run for s in r.segments for w in s.words]
+            top, bottom = min(w.box[1] for w in members), max(w.box[3] for w in members)
+            middle = (apart[0] + apart[1]) / 2
+            inside = [w for w in words if top <= w.y <= bottom]
+            tables.extend(unruled_tables([w for w in inside if w.x < middle]))
+            tables.extend(unruled_tables([w for w in inside if w.x >= middle]))
+            continue
         table = _table(run, gutters, words)
         if table is not None:
             tables.append(table)
     return tables
+
+
+def _side_by_side(run: list[_Row], gutters: list[Gutter], rows: list[_Row]) -> Gutter | None:
+    """The gutter that `run` reaches over when it holds two things side by side (a
+    list in one column and a table in the other, each on its own baselines): a
+    quarter of its rows at least with cells only left of it (or left on a baseline of
+    their own), as many only right of it, and no running text around crossing it. A
+    table across both columns fills both sides of its rows, on one baseline."""
+    top, bottom = run[0].y0, run[-1].y1
+    reach = 4 * (bottom - top) / len(run)  # four rows above and below the run
+    prose = [s for r in rows if top - reach <= r.y0 and r.y1 <= bottom + reach
+             for s in r.prose]
+    for gutter in gutters:
+        middle = (gutter[0] + gutter[1]) / 2
+        if any(s.x0 < middle < s.x1 for s in prose):
+            continue  # running text crosses it: no gutter between the page's columns
+        left = right = 0
+        for row in run:
+            lefts = [(s.y0 + s.y1) / 2 for s in row.segments if s.x1 <= gutter[0] + 0.5]
+            rights = [(s.y0 + s.y1) / 2 for s in row.segments if s.x0 >= gutter[1] - 0.5]
+            # a row whose two sides stand on different baselines is two rows
+            apart = bool(lefts and rights) and abs(mean(lefts) - mean(rights)) > 0.3 * min(
+                s.y1 - s.y0 for s in row.segments)
+            left += bool(lefts) and (not rights or apart)
+            right += bool(rights) and (not lefts or apart)
+        if min(left, right) >= max(2, len(run) / 4):
+            return gutter
+    return None
 
 
 def _segments(words: list[Word]) -> list[_Segment]:
