@@ -15,6 +15,9 @@ import re
 # heading "Table Encoding", "Schedule of Fees" or "Chart Your Progress" is no caption.
 CAPTION = re.compile(r"^(?i:table|figure|fig\.|exhibit|chart|schedule)\s+"
                      r"(?:\d|[A-Z](?![A-Za-z])|[IVXLC]+\b)")
+# A caption's label, then its title: "TABLE 2: TABLE WITH …", "Table 2 Table with …",
+# "Figure 3. Results"; not "Table 4 summarizes …", a sentence about the table
+CAPTION_TITLE = re.compile(CAPTION.pattern + r"[\w.]*\s*(?:[:.|—–]|\s[A-Z(\d])")
 # Dot leaders, as a contents entry runs from its title to its page number ("Scope
 # . . . . 4", "Scope ........ 4"); a form's blanks ("Name ____") are none
 DOT_LEADER = re.compile(r"(?:\.\s?){4,}|…{2,}")

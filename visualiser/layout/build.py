@@ -38,7 +38,14 @@ from visualiser.layout.lines import (
 )
 from visualiser.layout.model import Block, BlockKind, Layout, Line, Page, Table, Word
 from visualiser.layout.scripts import right_to_left
-from visualiser.patterns import BULLETS, CAPTION, DOT_LEADER, ENTRY_END, NUMBERED_ITEM
+from visualiser.patterns import (
+    BULLETS,
+    CAPTION,
+    CAPTION_TITLE,
+    DOT_LEADER,
+    ENTRY_END,
+    NUMBERED_ITEM,
+)
 
 # What an engine's role makes of a line; "running" lines never reach a block.
 _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragraph",
@@ -199,9 +206,6 @@ _NUMBER_ABOVE = 2.0  # a section number set above its title is at most this many
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
 # what a sentence (or a run-in label, "Note:") ends with, in the scripts we read
-# a caption's label, then its title: "TABLE 2: TABLE WITH …", "Table 2 Table with …",
-# "Figure 3. Results" (not "Table 4 summarizes …", a sentence about the table)
-_CAPTION_TITLE = re.compile(CAPTION.pattern + r"[\w.]*\s*(?:[:.|—–]|\s[A-Z(\d])")
 _SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "！", "？", "؟", "۔")
 
 # `Word(*fields)` without the Python-level `__new__` of a named tuple: the hot loop
@@ -529,7 +533,7 @@ class _Builder:
         and a title that need not end a sentence ("TABLE 2: TABLE WITH MORE
         COMPLICATED COLUMNS")?"""
         blocks = self.layout.blocks
-        return bool(_CAPTION_TITLE.match(self.layout.line_text(block.line_ids[0]))) and any(
+        return bool(CAPTION_TITLE.match(self.layout.line_text(block.line_ids[0]))) and any(
             0 <= n < len(blocks) and blocks[n].kind in ("table", "image")
             and blocks[n].page == block.page for n in (block.id - 1, block.id + 1))
 

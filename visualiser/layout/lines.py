@@ -11,7 +11,7 @@ from statistics import median
 from visualiser.geometry import BBox, same_row, union
 from visualiser.layout.headings import size_class
 from visualiser.layout.items import Item, PageRead, RawLine
-from visualiser.patterns import CAPTION, numbers_aside
+from visualiser.patterns import CAPTION, CAPTION_TITLE, numbers_aside
 
 RUNNING_MARGIN = 0.1  # top and bottom share of a page where running heads and feet live
 # the top share of a page a running head that names the section may sit in: KOMA-Script
@@ -477,7 +477,8 @@ def _caption_over(items: list[Item], n: int) -> bool:
     It moves with the figure: left behind, it took the paragraph's second half for
     its own."""
     line = items[n].line
-    return (line is not None and items[n].role is None and bool(CAPTION.match(line.text))
+    return (line is not None and items[n].role is None
+            and bool(CAPTION_TITLE.match(line.text))
             and n + 1 < len(items) and _aside(items[n + 1]))
 
 

@@ -139,16 +139,16 @@ def _groups(bands: list[list[Item]]) -> list[tuple[list[Item], list[Gutter] | No
             parts = [g for g in (substance.structural(own), info.structural) if g]
             following = infos[n + 1].structural if n + 1 < len(infos) else []
             fits = _compatible(gutters, parts) or _confirmed(gutters, parts, following)
+            cut_back = False
             if not fits and (cut := _cut_back(info.covered, covered, info.size)):
                 merged_covered = _union(covered + cut + _hulls_across(by_seq, band))
                 gutters = _gaps(merged_covered, merged_size)
-                if _compatible(gutters, parts):
-                    fits, overrun[-1] = True, gutters
+                fits = cut_back = _compatible(gutters, parts)
             if fits:
                 groups[-1].extend(band)
                 members.append(n)
                 own, covered, size = gutters, merged_covered, merged_size
-                if overrun[-1] is not None:
+                if cut_back or overrun[-1] is not None:
                     overrun[-1] = gutters
                 by_seq.update((i.seq, i) for i in band)
                 substance.add(band)
