@@ -429,3 +429,21 @@ def test_arabic_labels_side_by_side_read_label_by_label_from_the_right():
     assert all(at >= 0 for at in wholes), text
     assert wholes == sorted(wholes), text
     assert text.index(_INTRO) < wholes[0] and wholes[-1] < text.index(_CLOSING)
+
+
+def test_arabic_text_after_a_wide_blank_is_no_carried_sentence():
+    """Arabic has no lower case, so only a missing full stop says that a sentence goes
+    on. Below a blank of several lines it does not: the next paragraph is its own, not
+    the rest of the line above it (a diagram's labels, a page number over the text)."""
+    labels = "بناء الإنسان المصري بناء اقتصاد تنافسي"  # no full stop at its end
+
+    def draw(page, archive):
+        page.insert_htmlbox(pymupdf.Rect(60, 60, 535, 200), f'<p dir="rtl">{_INTRO}</p>',
+                            css=_ARABIC_CSS, archive=archive)
+        page.insert_htmlbox(pymupdf.Rect(60, 250, 535, 280), f'<p dir="rtl">{labels}</p>',
+                            css=_ARABIC_CSS, archive=archive)
+        page.insert_htmlbox(pymupdf.Rect(60, 330, 535, 500), f'<p dir="rtl">{_CLOSING}</p>',
+                            css=_ARABIC_CSS, archive=archive)
+    text = process_pdf(_arabic_page(draw), "arabic.pdf").source.text
+    paragraphs = [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
+    assert paragraphs == [_INTRO, labels, _CLOSING]

@@ -202,6 +202,9 @@ def _usual_line_gap(pages: list[PageRead]) -> float:
 
 # question and answer in a typewritten transcript: speakers, not a lettered list
 _TESTIMONY = frozenset({"Q.", "A."})
+# a paragraph in a script without case is carried on below a blank of at most this many
+# of its lines (`_Builder._carried`)
+_CASELESS_GAP = 2.0
 _NUMBER_ABOVE = 2.0  # a section number set above its title is at most this many of its lines up
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
@@ -497,11 +500,18 @@ class _Builder:
             return None
         before = blocks[target]
         last = target == len(blocks) - 1
+        end = self.layout.lines[before.line_ids[-1]].bbox if before.line_ids else before.bbox
+        below = before.page == self.page and box[1] >= end[1] - 1.0  # no break between
         if (before.kind != "paragraph" or (before.id in self.footnotes and not last)
                 # past a float, only at a break: the next column (starting above the
                 # paragraph's last line) or the next page
-                or (passed_float and before.page == self.page
-                    and box[1] >= self.layout.lines[before.line_ids[-1]].bbox[1] - 1.0)
+                or (passed_float and below)
+                # in a script without case only the missing full stop says that the
+                # sentence goes on; below a blank of two lines or more it does not (a
+                # diagram's labels, a page number, a heading over the next paragraph)
+                or (below and lines and lines[0].horizontal
+                    and _caseless(self._first_word(first_line)[:1])
+                    and box[1] - end[3] > _CASELESS_GAP * max(end[3] - end[1], 1.0))
                 or not self._continues_text(before, first_line)):
             return None
         # past footnotes or floats: set as that paragraph is, not a figure's text
@@ -558,13 +568,16 @@ class _Builder:
     def _last_word(self, block: Block) -> str:
         return self.layout.words[self.layout.lines[block.line_ids[-1]].word_ids[-1]].text
 
+    def _first_word(self, line_id: int) -> str:
+        return self.layout.words[self.layout.lines[line_id].word_ids[0]].text
+
     def _footnote(self, lines: list[RawLine], first_line: int, box: BBox) -> bool:
         """A paragraph in small print in the lower half of its page that starts with a
         footnote's mark ("1", "*")."""
         if not lines or not self._in_footnotes(box[1], sum(line.size for line in lines)
                                                / len(lines)):
             return False
-        first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
+        first = self._first_word(first_line)
         return bool(_FOOTNOTE_START.fullmatch(first))
 
     def _next_footnote(self, previous: RawLine, line: RawLine) -> bool:
@@ -590,7 +603,7 @@ class _Builder:
         if self._closed(before):
             return False
         last = self._last_word(before)
-        first = self.layout.words[self.layout.lines[first_line].word_ids[0]].text
+        first = self._first_word(first_line)
         # "arti-" goes on in "cles", not in a figure's "Web Crawling"; after a dash
         # of its own ("Chapter 1 -" / "Anders") the sentence goes on whatever the case
         return (_lower_or_caseless(first[:1]) or last == "-"
@@ -641,7 +654,11 @@ def _lower_or_caseless(c: str) -> bool:
     """Can a paragraph go on with `c`? A lower-case letter, or a letter of a script
     without case (Arabic, Hebrew, CJK), where only the missing full stop before it
     tells that the sentence goes on."""
-    return c.islower() or (c.isalpha() and not c.isupper() and c.lower() == c.upper())
+    return c.islower() or _caseless(c)
+
+
+def _caseless(c: str) -> bool:
+    return c.isalpha() and not c.isupper() and c.lower() == c.upper()
 
 
 def _upright(box: BBox) -> BBox:
