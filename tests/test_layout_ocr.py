@@ -261,3 +261,35 @@ def test_a_full_line_of_ocr_d_chinese_is_no_heading_however_tall(monkeypatch):
         doc, _ = scan(text_page(TITLE, TEXT)[0], 0)
         layout = build_layout([read_page(doc[0], LayoutOptions())])
         assert sum(b.kind == "heading" for b in layout.blocks) == headings, first.text
+
+
+def test_a_scanned_book_s_running_heads_that_carry_the_page_number_are_left_out():
+    """A book's running heads name its parts and chapters (the left-hand page's
+    differs from the right-hand one's, and OCR reads each a little differently), so
+    their text does not recur; the page number at their outer end, going up by one page
+    by page, gives them away. Left in, they sit inside the sentence carried over each
+    page break."""
+    sentences = [
+        "the exchange value of a thing is the quantity of other things it is given for and",
+        "this proportion changes constantly with time and place so that exchange value",
+        "appears to be something accidental and purely relative yet every commodity holds",
+        "a value of its own which is what the labour spent on it makes of it in the end."]
+    book = pymupdf.open()
+    for n, sentence in enumerate(sentences):
+        source = pymupdf.open()
+        page = source.new_page(width=595, height=842)
+        folio = str(12 + n)  # the book's page number: the scan starts inside it
+        if n % 2 == 0:  # a left-hand page: its number at the left, the part's name
+            page.insert_text((60, 60), folio, fontsize=11)
+            page.insert_text((250, 60), "Part One  Commodities and Money", fontsize=11)
+        else:  # a right-hand page: the chapter's name, its number at the right
+            page.insert_text((200, 60), "Chapter One  Commodities", fontsize=11)
+            page.insert_text((520, 60), folio, fontsize=11)
+        page.insert_textbox(pymupdf.Rect(60, 100, 540, 400),
+                            ("Value " if n == 0 else "") + sentence, fontsize=14)
+        scanned, _ = scan(page, 0)
+        book.insert_pdf(scanned)
+    layout = build_layout([read_page(page, LayoutOptions(ocr_lang="eng")) for page in book])
+    text = " ".join(layout.block_text(block) for block in layout.blocks)
+    assert text == "Value " + " ".join(sentences)
+    assert any("running header/footer lines" in w for w in layout.warnings)

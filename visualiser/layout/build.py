@@ -29,6 +29,7 @@ from visualiser.layout.headings import (
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.lines import (
+    drop_folio_lines,
     drop_line_numbers,
     drop_page_numbers,
     drop_running_lines,
@@ -57,7 +58,8 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 def build_layout(pages: list[PageRead]) -> Layout:
     numbered = drop_line_numbers(pages)
-    dropped = drop_running_lines(pages) + drop_section_marks(pages) + drop_page_numbers(pages)
+    dropped = (drop_running_lines(pages) + drop_folio_lines(pages) + drop_section_marks(pages)
+               + drop_page_numbers(pages))
     for page in pages:
         page.items = join_rows(page.items)
     # after the rows are joined: a line's pieces are one line, so that a figure or
@@ -73,8 +75,8 @@ def build_layout(pages: list[PageRead]) -> Layout:
     if dropped:
         builder.layout.warnings.append(
             f"{dropped} running header/footer lines (the same text at the top or bottom of "
-            "most pages, or beside the page number there; page numbers included) were left "
-            "out of the chunks")
+            "most pages, or beside or around the page number there; page numbers included) "
+            "were left out of the chunks")
     if numbered:
         builder.layout.warnings.append(
             f"{numbered} line numbers in the margin (a transcript's or a draft's) were left "

@@ -192,6 +192,60 @@ def drop_section_marks(pages: list[PageRead]) -> int:
     return dropped
 
 
+def drop_folio_lines(pages: list[PageRead]) -> int:
+    """Remove running heads and feet that carry the page number, whose text does not
+    recur: a book names each chapter in its own, a scan's OCR reads each page's a
+    little differently ("16      第一篇 商品和货币", "Chapter 2: Parsing      17"). The
+    number gives them away: it goes up by one page by page, on the top (or bottom)
+    row of at least half the pages, and three; the whole row goes."""
+    if len(pages) < 3:
+        return 0
+    in_step: dict[tuple[str, int], list[tuple[PageRead, list[Item]]]] = {}
+    for n, page in enumerate(pages):
+        lines = [i for i in page.items
+                 if i.line is not None and i.line.horizontal and i.role is None]
+        if len(lines) < 2:
+            continue
+        height = page.height if page.rotation % 180 == 0 else page.width
+        highest = min(lines, key=lambda i: i.bbox[1])
+        lowest = max(lines, key=lambda i: i.bbox[1])
+        for band, edge in (("head", highest), ("foot", lowest)):
+            if not (edge.bbox[3] <= height * SECTION_MARK_BAND if band == "head"
+                    else edge.bbox[1] >= height * (1 - PAGE_NUMBER_FOOT)):
+                continue
+            row = [i for i in lines if same_row(i.bbox, edge.bbox)]
+            if len(row) == len(lines):
+                continue  # the page's only row is its text
+            numbers = {f for item in row for f in _folios(item.line)}  # type: ignore[arg-type]
+            if len(numbers) == 1:  # a page has one number; a chart's scale has many
+                in_step.setdefault((band, numbers.pop() - n), []).append((page, row))
+    going = {id(item): (page, item) for found in in_step.values()
+             if len(found) >= max(3, len(pages) / 2) for page, row in found for item in row}
+    for page, item in going.values():
+        page.items.remove(item)
+    return len(going)
+
+
+def _folios(line: RawLine) -> list[int]:
+    """The page numbers `line` may carry: the number it is, or a number as its first or
+    last word set apart from the word next to it by a wide space (a running head's
+    \\hfill; a numbered title, "1 Introduction", has a word space there)."""
+    words = line.words
+    if len(words) == 1:
+        return [int(words[0][1])] if _FOLIO.fullmatch(words[0][1]) else []
+    apart = _FOLIO_GAP * max(line.size, 1.0)
+    found = []
+    for (a, text), (b, _) in ((words[0], words[1]), (words[-1], words[-2])):
+        # either side: a line written right to left has its first word on the right
+        if _FOLIO.fullmatch(text) and max(a[0] - b[2], b[0] - a[2]) >= apart:
+            found.append(int(text))
+    return found
+
+
+_FOLIO = re.compile(r"\d{1,4}")
+_FOLIO_GAP = 3.0  # ems between a running head's page number and its text, at least
+
+
 # a page number as `numbers_aside` writes it: "7", "- 7 -", "(7)"
 _BARE_NUMBERS = frozenset({"#", "- # -", "– # –", "(#)", "[#]"})
 
