@@ -237,6 +237,32 @@ def test_labels_side_by_side_each_on_two_lines_read_label_by_label():
     assert text.index("above19") < wholes[0] and wholes[-1] < text.index("below0")
 
 
+def test_labels_side_by_side_read_whole_when_two_are_written_as_one_line():
+    """The same row of labels, the first lines of the first two written as one line
+    with spaces between them (a drawing program's text run; MuPDF reads one line): the
+    row of three lines over the row of four is cut where the four's gutter crosses it,
+    and each label is read whole."""
+    labels = [("Building the", "Egyptian person"), ("Building a", "competitive economy"),
+              ("Protecting", "national security"), ("Achieving political", "stability")]
+
+    def draw(page):
+        _columns(page, [(pymupdf.Rect(72, 80, 540, 190), _words("above", 20))], fontsize=12)
+        space = pymupdf.get_text_length(" ", fontsize=11)
+        pad = round((115 - pymupdf.get_text_length(labels[0][0], fontsize=11)) / space)
+        page.insert_text((77, 225), labels[0][0] + " " * pad + labels[1][0], fontsize=11)
+        for n, (first, second) in enumerate(labels):
+            x = 72 + 115 * n
+            if n >= 2:
+                page.insert_text((x + 5, 225), first, fontsize=11)
+            page.insert_text((x + 5, 239), second, fontsize=11)
+        _columns(page, [(pymupdf.Rect(72, 290, 540, 400), _words("below", 20))], fontsize=12)
+    text = " ".join(process_pdf(_pdf(draw), "steps.pdf").source.text.split())
+    wholes = [text.find(f"{first} {second}") for first, second in labels]
+    assert all(at >= 0 for at in wholes), text
+    assert wholes == sorted(wholes), text
+    assert text.index("above19") < wholes[0] and wholes[-1] < text.index("below0")
+
+
 def test_a_form_s_labels_beside_their_values_stay_read_row_by_row():
     """Two rows of a form, each label left of its value: stacked like labels side by
     side, but neither stack reads on as one phrase ("Name:" over "Date:"): each label

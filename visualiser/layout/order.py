@@ -17,10 +17,11 @@ import re
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Sequence
 from itertools import pairwise
+from math import inf
 
-from visualiser.geometry import BBox, centre, holds_centre
+from visualiser.geometry import BBox, centre, holds_centre, union
 from visualiser.layout.figures import Figure
-from visualiser.layout.items import Item
+from visualiser.layout.items import Item, RawLine
 from visualiser.layout.scripts import right_to_left
 from visualiser.patterns import DOT_LEADER, RUNNING_WORDS
 
@@ -516,7 +517,11 @@ def _label_rows(rows: list[list[Item]], rtl: bool) -> tuple[list[list[Item]], se
     while n < len(rows):
         for length in range(_LABEL_LINES, 1, -1):
             run = rows[n:n + length]
-            if len(run) < length or len({len(r) for r in run}) > 1 or len(run[0]) < 2:
+            if len(run) < length:
+                continue
+            if len({len(r) for r in run}) > 1:
+                run = _cut_at_gutters(run)
+            if len({len(r) for r in run}) > 1 or len(run[0]) < 2:
                 continue
             by_x = [sorted(r, key=lambda i: i.bbox[0]) for r in run]
             stacks = [list(s) for s in zip(*by_x, strict=True)]
@@ -530,6 +535,47 @@ def _label_rows(rows: list[list[Item]], rtl: bool) -> tuple[list[list[Item]], se
             out.append(rows[n])
             n += 1
     return out, labels
+
+
+def _cut_at_gutters(run: list[list[Item]]) -> list[list[Item]]:
+    """`run` (rows of lines) with a line of a row of fewer pieces cut where a gutter of
+    the row of most pieces crosses a space between its words: two labels set close on
+    one row are read as one line ("Building the  Building a"), and beside the next
+    row's four pieces the row of three made no labels."""
+    widest = max(run, key=len)
+    by_x = sorted(widest, key=lambda i: i.bbox[0])
+    gutters = [(a.bbox[2], b.bbox[0]) for a, b in pairwise(by_x) if b.bbox[0] > a.bbox[2]]
+    cut_run = []
+    for row in run:
+        if len(row) == len(widest):
+            cut_run.append(row)
+            continue
+        pieces: list[Item] = []
+        for item in row:
+            pieces.extend(_cut_line(item, gutters))
+        cut_run.append(pieces)
+    return cut_run
+
+
+def _cut_line(item: Item, gutters: list[Gutter]) -> list[Item]:
+    """`item`'s line in pieces at the spaces between its words that hold the middle of
+    one of `gutters`; its words keep their order (a right-to-left line's too)."""
+    line = item.line
+    if line is None or len(line.words) < 2:
+        return [item]
+    words = sorted(line.words, key=lambda w: w[0][0])
+    cuts = [right[0][0] for left, right in pairwise(words)
+            if any(left[0][2] <= (g0 + g1) / 2 <= right[0][0] for g0, g1 in gutters)]
+    if not cuts:
+        return [item]
+    pieces = []
+    for start, end in pairwise([-inf, *cuts, inf]):
+        part = [w for w in line.words if start <= w[0][0] < end]
+        box = union(b for b, _ in part)
+        pieces.append(Item("line", box, line=RawLine(box, part, line.size, line.bold,
+                                                     line.mono, line.horizontal),
+                           role=item.role, group=item.group, seq=item.seq))
+    return pieces
 
 
 def _labels_side_by_side(stacks: list[list[Item]]) -> bool:
