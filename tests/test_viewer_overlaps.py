@@ -75,3 +75,37 @@ def test_a_context_chunk_hatches_only_its_shared_lines(processed):
         if overlap["reason"] == "table_context":
             assert 0 < overlap["area"] <= overlap["box_area"]
             assert overlap["intended"] is True
+
+
+def test_a_box_stretched_by_a_note_set_sideways_in_the_margin_says_so():
+    """arXiv's stamp, set sideways in the left margin beside the whole page, is read
+    after the page's text: the last chunk's box reaches out to the margin and up the
+    page, over the box of the chunk above it. The chunk says why, and the overlap is
+    put down to the note, not left as boxes crossing for no reason."""
+    with pymupdf.open() as document:
+        page = document.new_page(width=612, height=792)
+        for top, word in ((150, "freight"), (420, "claims")):
+            assert page.insert_textbox(pymupdf.Rect(72, top, 540, top + 250),
+                                       " ".join(f"{word}{i}" for i in range(120)),
+                                       fontsize=10) >= 0
+        page.insert_text((36, 720), "arXiv:2203.00274v2 [cs.CL] 3 May 2022", fontsize=24,
+                         rotate=90)
+        data = document.tobytes()
+    doc = process_pdf(data, "stamped.pdf")
+    words = sorted(doc.layout.words, key=lambda w: (w.bbox[1], w.bbox[0]))
+    upper = [w.text for w in words if w.text.startswith("freight")]
+    lower = [w.text for w in words if w.text.startswith("claims")]
+    stamp = [w.text for w in doc.layout.words if w.bbox[0] < 60]
+    assert stamp and " ".join(stamp) == "arXiv:2203.00274v2 [cs.CL] 3 May 2022"
+    chunks = [" ".join(upper), " ".join(lower + stamp)]
+    report = imported_report(doc, json.dumps(chunks).encode(), "stamped.json")
+    (overlap,) = report["overlaps"]
+    assert overlap["reason"] == "margin_note"
+    first, second = report["chunks"]
+    assert not any(f["code"] == "margin_note" for f in first["flags"])
+    note = [f for f in second["flags"] if f["code"] == "margin_note"]
+    assert note and note[0]["intended"]
+    assert "sideways text beside it on page 1" in note[0]["message"]
+    # a note that is not in the margin beside the text (a chunk of the note alone)
+    alone = imported_report(doc, json.dumps([" ".join(stamp)]).encode(), "note.json")
+    assert not alone["chunks"][0]["flags"]

@@ -56,6 +56,39 @@ def regions_of(word_ids: set[int], layout: Layout) -> list[Region]:
     ]
 
 
+def margin_notes(region: Region) -> tuple[BBox, ...]:
+    """The rectangles of `region` that are text set sideways in a margin (arXiv's
+    stamp, a rotated note): tall and narrow, all on one side of every other rectangle
+    of the chunk on that page, none of them above or below it. The PDF reads them
+    beside the text they stand by, so they stretch the chunk's enclosing box out to the
+    margin. (A chunk of text written down the page, vertical Japanese, has none.)"""
+    sideways = [r for r in region.rects if _sideways(r)]
+    across = [r for r in region.rects if not _sideways(r)]
+    if not sideways or not across:
+        return ()  # none, or text written down the page (vertical Japanese): no margin
+    left, right = min(o[0] for o in across), max(o[2] for o in across)
+    if all(r[2] <= left for r in sideways) or all(r[0] >= right for r in sideways):
+        return tuple(sideways)
+    return ()
+
+
+def without_notes(region: Region) -> BBox:
+    """`region`'s enclosing box without its margin notes (`margin_notes`)."""
+    notes = margin_notes(region)
+    return union(r for r in region.rects if r not in notes) if notes else region.bbox
+
+
+def _sideways(rect: BBox) -> bool:
+    """A line set sideways: its box many times taller than wide, and as wide as a
+    line of small type at least (a full stop's box is tall and narrow too)."""
+    width = rect[2] - rect[0]
+    return width >= _LINE_WIDTH and height(rect) >= _SIDEWAYS * width
+
+
+_SIDEWAYS = 3.0  # a line's box this many times taller than wide is set sideways
+_LINE_WIDTH = 4.0  # points: the least height of a line of text, and so width sideways
+
+
 def _merge(boxes: list[BBox]) -> list[BBox]:
     """Merge rectangles that overlap (words of one line split into several text
     lines by the PDF, table cells' words), keeping reading order."""

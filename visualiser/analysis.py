@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from visualiser import budget
-from visualiser.align import Region, regions_of, shared_ground
+from visualiser.align import Region, margin_notes, regions_of, shared_ground, without_notes
 from visualiser.geometry import BBox, area, intersection
 from visualiser.layout.model import Layout
 from visualiser.markdown import SourceMarkdown
@@ -109,7 +109,11 @@ def find_overlaps(chunks: list[Placed], layout: Layout) -> list[Overlap]:
                 continue
             rects, shared_area = shared_ground(region, other, shared.get(region.page))
             words = sum(1 for w in shared_words if layout.words[w].page == region.page)
-            found.append(Overlap(a.index, b.index, region.page, common, _reason(a, b),
+            reason = _reason(a, b)
+            if reason == "layout_only" and intersection(without_notes(region),
+                                                        without_notes(other)) is None:
+                reason = "margin_note"  # only a note set sideways in the margin crosses
+            found.append(Overlap(a.index, b.index, region.page, common, reason,
                                  tuple(rects), shared_area, words))
     return found
 
@@ -242,9 +246,10 @@ def why(origin: Mapping[str, Any], chunk_type: str, tokens: int,
     return rule.explain(origin, Context(chunk_type, tokens, tuple(heading_path), layout_engine))
 
 
-def flags_by_chunk(count: int, overlaps: list[Overlap], containment: list[Containment]
-                   ) -> list[list[dict[str, Any]]]:
-    """Per chunk, what a reader should notice about it, in one pass over the pairs.
+def flags_by_chunk(count: int, overlaps: list[Overlap], containment: list[Containment],
+                   placed: Sequence[Placed] = ()) -> list[list[dict[str, Any]]]:
+    """Per chunk, what a reader should notice about it, in one pass over the pairs
+    (and over `placed`, the chunks, for boxes a margin note stretches).
 
     Each flag says whether what it reports is intended (and the reason: an overlap
     window, a table-context chunk, ...) or unexplained, so the viewer can show defects
@@ -273,6 +278,13 @@ def flags_by_chunk(count: int, overlaps: list[Overlap], containment: list[Contai
         for this, other in ((o.a, o.b), (o.b, o.a)):
             add(this, "overlap", o.reason,
                 f"box overlaps chunk {other} on page {o.page} ({_reason_words(o.reason)})")
+    for chunk in placed:
+        noted = [r.page for r in chunk.regions if margin_notes(r)]
+        if noted:
+            add(chunk.index, "margin_note", "margin_note",
+                f"box widened by sideways text beside it on page"
+                f"{'s' if len(noted) > 1 else ''} {', '.join(map(str, noted))} (a margin "
+                "stamp or note)")
     return flags
 
 

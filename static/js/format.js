@@ -35,6 +35,7 @@ const REASONS = {
   repeated_header: "split table parts repeat the header row",
   table_full: "the whole-table chunk holds its parts",
   layout_only: "boxes cross, but no words are shared",
+  margin_note: "a note set sideways in the margin stretches a box",
   unexplained: "unexplained — worth a look",
 };
 
