@@ -338,6 +338,22 @@ def test_a_paragraph_carried_over_a_page_break_passes_a_margin_stamp():
     assert text.count("arXiv:2101.00001v1") == 1  # kept, after the paragraph
 
 
+def test_a_paragraph_carried_over_a_page_break_passes_a_running_head_that_does_not_recur():
+    # an appendix's one page names its chapter in the head margin ("A. Simulation
+    # results"): no other page has it, so it is no running head that recurs, and the
+    # sentence running on to that page was cut in two by it
+    sentence = "the inspection of every warehouse takes place once a year and the "
+    doc = pymupdf.open()
+    _column(doc.new_page(width=612, height=792), 72, 540, 600, 720, (sentence * 9).strip())
+    second = doc.new_page(width=612, height=792)
+    second.insert_text((230, 40), "A. Simulation results", fontsize=10)
+    _column(second, 72, 540, 80, 200, "report goes to the board within a month of the "
+            "visit. " * 5)
+    text = process_pdf(doc.tobytes(), "head.pdf").source.text
+    assert "once a year and the report goes to the board" in text
+    assert text.count("A. Simulation results") == 1  # kept, after the paragraph
+
+
 def test_a_paragraph_carried_across_a_column_break_stays_one_paragraph():
     sentence = ("the inspection of every warehouse takes place once a year and the report "
                 "goes to the board ") * 6

@@ -29,6 +29,7 @@ from visualiser.layout.headings import (
 )
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.lines import (
+    RUNNING_MARGIN,
     drop_folio_lines,
     drop_line_numbers,
     drop_page_numbers,
@@ -531,6 +532,8 @@ class _Builder:
             return "footnote" if block.page != self.page or box[1] < block.bbox[1] else None
         if block.page < self.page - 1:
             return None
+        if self._head_of_page(block, box):
+            return "float"  # a running head read as text: a paragraph goes on under it
         if block.kind == "paragraph" and (
                 (self._closed(block) and CAPTION.match(self.layout.line_text(block.line_ids[0])))
                 or self._float_caption(block)):
@@ -539,6 +542,20 @@ class _Builder:
                 caption is not None and self._labels(block, caption, box)):
             return "float"  # a note (an arXiv stamp) is read after its page's text
         return None
+
+    def _head_of_page(self, block: Block, box: BBox) -> bool:
+        """Is `block` a line atop this page, in its head margin, set apart above the
+        text at `box` and the first thing on the page: a running head that did not
+        give itself away (one chapter's name on one page, "A. Szimulációs
+        eredmények")? Not a heading: a title atop a page heads what follows it."""
+        blocks = self.layout.blocks
+        page = self.layout.pages[-1]
+        height = page.height if page.rotation % 180 == 0 else page.width
+        return (block.page == self.page and block.kind in ("paragraph", "list_item")
+                and len(block.line_ids) == 1 and block.bbox[3] <= height * RUNNING_MARGIN
+                # set apart from the text under it (a page's first line of text is not)
+                and box[1] - block.bbox[3] > block.bbox[3] - block.bbox[1]
+                and (block.id == 0 or blocks[block.id - 1].page != self.page))
 
     def _float_caption(self, block: Block) -> bool:
         """Is `block` the caption set right above or below a table or picture, a label
