@@ -429,3 +429,30 @@ def test_a_line_overrunning_its_column_into_the_gutter_keeps_the_columns_apart()
     code_at = next(n for n, w in enumerate(words) if w.startswith("\\documentclass"))
     assert max(_positions(text, "left")) < code_at < min(_positions(text, "after"))
     assert max(_positions(text, "after")) < min(right), "the left column, then the right"
+
+
+def test_terms_hung_in_the_margin_are_read_before_their_descriptions():
+    """A package manual's options, each name hung in the margin beside the first line
+    of its description and written after that line (\\marginpar, \\llap): one beside
+    every line or two, too many for margin notes. Read as the PDF writes them, each
+    name came after its description's first line and cut the description in two."""
+    entries = [("draft", 2), ("final", 1), ("twoside", 2), ("oneside", 1), ("index", 2),
+               ("glossary", 2)]
+    text = {name: " ".join(f"{name}{i}" for i in range(7 * lines - 2)) + " ends here."
+            for name, lines in entries}
+
+    def draw(page):
+        top = 80
+        for name, lines in entries:
+            box = pymupdf.Rect(150, top, 540, top + 14 * lines + 4)
+            assert page.insert_textbox(box, text[name], fontsize=10) >= 0, name
+            width = pymupdf.get_text_length(name, fontname="cour", fontsize=10)
+            page.insert_text((140 - width, top + 9.5), name, fontname="cour", fontsize=10)
+            top += 14 * lines + 10
+    source = process_pdf(_pdf(draw), "options.pdf").source.text
+    flat = " ".join(source.split())
+    for name, _ in entries:
+        assert f"{name} {text[name]}" in flat, (name, flat)
+    paragraphs = [" ".join(b.split()) for b in source.split("\n\n") if b.strip()]
+    for name, _ in entries:
+        assert any(text[name] in p for p in paragraphs), name  # each description whole

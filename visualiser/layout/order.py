@@ -35,6 +35,7 @@ _TALL = 3.0  # a picture or table this many lines high is a row of its own
 _CONTENTS_ENTRIES = 3  # dot-leader lines that make a column of contents entries
 _LABEL_LINES = 3  # a label wrapped on more lines than this is a paragraph
 _LABEL_WORDS = 5  # and so is one with a line of more words
+_TERM_WORDS = 3  # a term hung in the margin beside its description's first line, at most
 _BARE_NUMBER = re.compile(r"^\W*[\d.,%]+\W*$")
 
 
@@ -689,6 +690,7 @@ def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
         rows[-1].append(item)
     rows, labels = _label_rows(rows, rtl)
     ordered: list[Item] = []
+    above: list[Item] = []
     for row in rows:
         middle = (row[0].bbox[1] + row[0].bbox[3]) / 2  # a caption's box may touch it
         due = [t for t in tall if t.bbox[3] <= middle or (t.bbox[1] <= middle and any(
@@ -697,7 +699,8 @@ def _rows(items: list[Item], rtl: bool = False) -> list[Item]:
             ordered.extend(due)
             placed = {id(t) for t in due}
             tall = [t for t in tall if id(t) not in placed]
-        ordered.extend(row if id(row) in labels else _in_row(row, rtl))
+        ordered.extend(row if id(row) in labels else _in_row(row, rtl, above))
+        above = row
     ordered.extend(tall)
     return _labels_whole(ordered)
 
@@ -745,12 +748,39 @@ def _line_height(items: list[Item]) -> float:
     return heights[len(heights) // 2] if heights else float("inf")
 
 
-def _in_row(row: list[Item], rtl: bool) -> list[Item]:
+def _in_row(row: list[Item], rtl: bool, above: list[Item]) -> list[Item]:
+    """`row` in reading order; `above` is the row over it."""
     if rtl and len(row) > 1 and all(i.kind == "line" for i in row):
         by_x = sorted(row, key=lambda i: -i.bbox[2])
         if all(b.bbox[2] <= a.bbox[0] for a, b in zip(by_x, by_x[1:], strict=False)):
             return by_x  # side by side, none over another: one row of a right-to-left page
-    return sorted(row, key=lambda i: i.seq)
+    ordered = sorted(row, key=lambda i: i.seq)
+    if not rtl and len(ordered) == 2 and _hung_before(*ordered, above):
+        ordered.reverse()
+    return ordered
+
+
+def _hung_before(line: Item, label: Item, above: list[Item]) -> bool:
+    """Is `label`, written after the running text `line`, a term hung in the margin
+    left of it, beside the first line of its description (a package manual's option
+    name, set by \\marginpar or \\llap after the line it stands by)? It is read first:
+    after the line it split the paragraph in two ("… from being loaded" /
+    "references" / "and deactivates …"). Beside a line inside a paragraph (an index
+    entry in the margin) it stays where the PDF writes it."""
+    if (line.line is None or label.line is None or label.bbox[2] > line.bbox[0]
+            or not len(label.line.words) <= _TERM_WORDS < len(line.line.words)
+            or len(line.line.words) < RUNNING_WORDS
+            or _BARE_NUMBER.match(label.line.text)):  # a draft's line number
+        return False
+    height = line.bbox[3] - line.bbox[1]
+    over = [i for i in above if i.line is not None
+            and i.bbox[0] < line.bbox[2] and line.bbox[0] < i.bbox[2]]
+    return all(line.bbox[1] - i.bbox[3] > 0.5 * height
+               or i.line.text.rstrip().endswith(_ENDS)  # type: ignore[union-attr]
+               for i in over)
+
+
+_ENDS = (".", ":", "!", "?")  # a line that ends a paragraph, or introduces the next
 
 
 def _covers_lines(box: BBox, lines: list[Item]) -> bool:
