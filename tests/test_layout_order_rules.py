@@ -456,3 +456,26 @@ def test_terms_hung_in_the_margin_are_read_before_their_descriptions():
     paragraphs = [" ".join(b.split()) for b in source.split("\n\n") if b.strip()]
     for name, _ in entries:
         assert any(text[name] in p for p in paragraphs), name  # each description whole
+
+
+def test_a_code_listing_beside_running_text_is_read_after_it_not_row_by_row():
+    """A manual's example set in the other column, in a typewriter font on its own line
+    grid with a blank line after every two: read row by row, as a form's labels and
+    values are, each line of the text was followed by a line of code and the paragraph
+    cut at every one of them."""
+    listing = [f"\\setting{{key{n}}}{{value{n}}}" for n in range(12)]
+    prose = ("the package keeps its numbering out of the way of the author and so the "
+             "text may be moved from one journal to another with only a simple change "
+             "to the class command and nothing else in the document itself needs to be "
+             "touched at all when it is sent on to the next editor for the review ") * 3
+
+    def draw(page):
+        _columns(page, [(pymupdf.Rect(58, 90, 297, 500), prose.strip() + ".")], fontsize=10)
+        for n, line in enumerate(listing):  # in pairs, a blank line after each
+            page.insert_text((312, 98 + 14.77 * (n + n // 2)), line, fontname="cour",
+                             fontsize=9)
+    source = process_pdf(_pdf(draw), "listing.pdf").source.text
+    paragraphs = [" ".join(b.split()) for b in source.split("\n\n") if b.strip()]
+    assert prose.strip() + "." in paragraphs, paragraphs
+    start, end = source.index(listing[0]), source.index(listing[-1])
+    assert "package" not in source[start:end], source  # the listing, all of it together

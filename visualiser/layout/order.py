@@ -29,6 +29,7 @@ MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
 _RUNNING_LINES = 6  # lines of running text that show a column of it
 _LISTED_ROWS = 0.8  # of the rows beside it a list has an entry on, line after line
+_LISTING_MONO = 0.8  # of a code listing's lines set in a typewriter font, at least
 _HEADING_SIZE = 1.08  # type this much larger than the running text beside it is a heading
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 _TALL = 3.0  # a picture or table this many lines high is a row of its own
@@ -497,7 +498,7 @@ def _reads_as_rows(columns: list[list[Item]]) -> bool:
         return False  # running text on every side: columns, even on a shared line grid
     if all(_contents_column(c) for c in lines):
         return False  # a contents page in columns: each side's rows are whole entries
-    if len(lines) == 2 and _list_beside_text(*lines):
+    if len(lines) == 2 and (_list_beside_text(*lines) or _code_beside_text(*lines)):
         return False
     paired = total = 0
     for left, right in zip(lines, lines[1:], strict=False):
@@ -639,6 +640,21 @@ def _list_beside_text(left: list[Item], right: list[Item]) -> bool:
         if (len(beside) >= _RUNNING_LINES and rows >= _LISTED_ROWS * len(beside)
                 and _runs_on(beside)):
             return True
+    return False
+
+
+def _code_beside_text(left: list[Item], right: list[Item]) -> bool:
+    """Is one side running text and the other a listing in a typewriter font beside it
+    (a manual's example set in the other column, on its own line grid)? Read row by
+    row, each line of the text was followed by a line of code."""
+    for text, code in ((left, right), (right, left)):
+        # a listing's lines, not the numbers of another listing's lines
+        mono = sum(1 for i in code if i.line is not None and i.line.mono
+                   and not _BARE_NUMBER.match(i.line.text))
+        prose = [i for i in text if i.line is not None and not i.line.mono]
+        if (len(code) >= _RUNNING_LINES and mono >= _LISTING_MONO * len(code)
+                and len(prose) >= _RUNNING_LINES and _runs_on(prose)):
+            return True  # (the text's side may hold a listing of its own further down)
     return False
 
 
