@@ -424,11 +424,17 @@ def test_arabic_labels_side_by_side_read_label_by_label_from_the_right():
                                 css=_ARABIC_CSS, archive=archive)
         page.insert_htmlbox(pymupdf.Rect(60, 320, 535, 500), f'<p dir="rtl">{_CLOSING}</p>',
                             css=_ARABIC_CSS, archive=archive)
-    text = " ".join(" ".join(c["text"] for c in _chunks(_arabic_page(draw))).split())
+    data = _arabic_page(draw)
+    text = " ".join(" ".join(c["text"] for c in _chunks(data)).split())
     wholes = [text.find(f"{first} {second}") for first, second in labels]
     assert all(at >= 0 for at in wholes), text
     assert wholes == sorted(wholes), text
     assert text.index(_INTRO) < wholes[0] and wholes[-1] < text.index(_CLOSING)
+    # each label a paragraph of its own: no full stop ends one, but the next stands
+    # beside it, not under it, so no sentence is carried from one into the next
+    markdown = process_pdf(data, "labels.pdf").source.text
+    paragraphs = [" ".join(b.split()) for b in markdown.split("\n\n") if b.strip()]
+    assert [f"{first} {second}" for first, second in labels] == paragraphs[1:5], paragraphs
 
 
 def test_arabic_text_after_a_wide_blank_is_no_carried_sentence():

@@ -208,6 +208,7 @@ _TESTIMONY = frozenset({"Q.", "A."})
 # a paragraph in a script without case is carried on below a blank of at most this many
 # of its lines (`_Builder._carried`)
 _CASELESS_GAP = 2.0
+_LABEL_LINES = 3  # a block of more lines is no label beside another
 _NUMBER_ABOVE = 2.0  # a section number set above its title is at most this many of its lines up
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
@@ -511,10 +512,13 @@ class _Builder:
                 or (passed_float and below)
                 # in a script without case only the missing full stop says that the
                 # sentence goes on; below a blank of two lines or more it does not (a
-                # diagram's labels, a page number, a heading over the next paragraph)
-                or (below and lines and lines[0].horizontal
+                # diagram's labels, a page number, a heading over the next paragraph),
+                # nor into a short block beside it (the next of a row of labels)
+                or (lines and lines[0].horizontal
                     and _caseless(self._first_word(first_line)[:1])
-                    and box[1] - end[3] > _CASELESS_GAP * max(end[3] - end[1], 1.0))
+                    and ((below and box[1] - end[3]
+                          > _CASELESS_GAP * max(end[3] - end[1], 1.0))
+                         or (last and _side_by_side(before, box, len(lines)))))
                 or not self._continues_text(before, first_line)):
             return None
         # past footnotes or floats: set as that paragraph is, not a figure's text
@@ -677,7 +681,26 @@ def _lower_or_caseless(c: str) -> bool:
 
 
 def _caseless(c: str) -> bool:
-    return c.isalpha() and not c.isupper() and c.lower() == c.upper()
+    """A letter of a script without case; not a mathematical italic (𝑥, 𝜙), which
+    starts a formula's pieces, not a sentence."""
+    return (c.isalpha() and not c.isupper() and c.lower() == c.upper()
+            and not _MATH_LETTERS[0] <= c <= _MATH_LETTERS[1])
+
+
+_MATH_LETTERS = ("\U0001D400", "\U0001D7FF")  # Mathematical Alphanumeric Symbols
+
+
+def _side_by_side(before: Block, box: BBox, lines: int) -> bool:
+    """Are `before` and the block at `box` (of `lines` lines) two short blocks side by
+    side, sharing most of their height: labels in a row, not a column's last lines
+    and the next column's first ones?"""
+    if len(before.line_ids) > _LABEL_LINES or lines > _LABEL_LINES:
+        return False
+    shared = min(before.bbox[3], box[3]) - max(before.bbox[1], box[1])
+    apart = max(box[0] - before.bbox[2], before.bbox[0] - box[2])
+    # set apart as labels are, not pieces of one line in two fonts ("%" / "编译说明…")
+    return (shared > 0.5 * min(before.bbox[3] - before.bbox[1], box[3] - box[1])
+            and apart > (box[3] - box[1]) / lines)
 
 
 def _upright(box: BBox) -> BBox:
