@@ -698,7 +698,7 @@ def _side_by_side(before: Block, box: BBox, lines: int) -> bool:
         return False
     shared = min(before.bbox[3], box[3]) - max(before.bbox[1], box[1])
     apart = max(box[0] - before.bbox[2], before.bbox[0] - box[2])
-    # set apart as labels are, not pieces of one line in two fonts ("%" / "编译说明…")
+    # set apart as labels are, not the pieces of one line set in two fonts
     return (shared > 0.5 * min(before.bbox[3] - before.bbox[1], box[3] - box[1])
             and apart > (box[3] - box[1]) / lines)
 
