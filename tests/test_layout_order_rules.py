@@ -212,29 +212,40 @@ def test_a_form_s_margin_label_on_two_lines_reads_whole():
     assert "Name Address" not in text, text
 
 
+# a diagram's row of steps, each label on two lines
+STEPS = [("Building the", "Egyptian person"), ("Building a", "competitive economy"),
+         ("Protecting", "national security"), ("Achieving political", "stability")]
+
+
+def _assert_steps_read_whole(steps) -> None:  # type: ignore[no-untyped-def]
+    """The STEPS, as `steps` draws them between a paragraph above and one below, are
+    read each whole, in order, between the two paragraphs."""
+    def draw(page):  # type: ignore[no-untyped-def]
+        _columns(page, [(pymupdf.Rect(72, 80, 540, 190), _words("above", 20))], fontsize=12)
+        steps(page)
+        _columns(page, [(pymupdf.Rect(72, 290, 540, 400), _words("below", 20))], fontsize=12)
+    text = " ".join(process_pdf(_pdf(draw), "steps.pdf").source.text.split())
+    wholes = [text.find(f"{first} {second}") for first, second in STEPS]
+    assert all(at >= 0 for at in wholes), text
+    assert wholes == sorted(wholes), text
+    assert text.index("above19") < wholes[0] and wholes[-1] < text.index("below0")
+
+
 def test_labels_side_by_side_each_on_two_lines_read_label_by_label():
     """A diagram's row of steps, each label on two lines over its shape ("Building
     the" over "Egyptian person", "Building a" over "competitive economy"): read row by
     row, as a form's labels and values are, the labels interleaved ("Building the
     Building a … Egyptian person competitive economy"). Each is read whole, left to
     right, between the paragraphs above and below."""
-    labels = [("Building the", "Egyptian person"), ("Building a", "competitive economy"),
-              ("Protecting", "national security"), ("Achieving political", "stability")]
 
-    def draw(page):
-        _columns(page, [(pymupdf.Rect(72, 80, 540, 190), _words("above", 20))], fontsize=12)
-        for n, (first, second) in enumerate(labels):  # each label written whole
+    def steps(page):
+        for n, (first, second) in enumerate(STEPS):  # each label written whole
             x = 72 + 115 * n
             page.draw_polyline([(x, 200), (x + 100, 230), (x, 260), (x, 200)],
                                color=(0, 0, 1), fill=(0.7, 0.7, 1))
             page.insert_text((x + 5, 225), first, fontsize=11)
             page.insert_text((x + 5, 239), second, fontsize=11)
-        _columns(page, [(pymupdf.Rect(72, 290, 540, 400), _words("below", 20))], fontsize=12)
-    text = " ".join(process_pdf(_pdf(draw), "steps.pdf").source.text.split())
-    wholes = [text.find(f"{first} {second}") for first, second in labels]
-    assert all(at >= 0 for at in wholes), text
-    assert wholes == sorted(wholes), text
-    assert text.index("above19") < wholes[0] and wholes[-1] < text.index("below0")
+    _assert_steps_read_whole(steps)
 
 
 def test_labels_side_by_side_read_whole_when_two_are_written_as_one_line():
@@ -242,25 +253,17 @@ def test_labels_side_by_side_read_whole_when_two_are_written_as_one_line():
     with spaces between them (a drawing program's text run; MuPDF reads one line): the
     row of three lines over the row of four is cut where the four's gutter crosses it,
     and each label is read whole."""
-    labels = [("Building the", "Egyptian person"), ("Building a", "competitive economy"),
-              ("Protecting", "national security"), ("Achieving political", "stability")]
 
-    def draw(page):
-        _columns(page, [(pymupdf.Rect(72, 80, 540, 190), _words("above", 20))], fontsize=12)
+    def steps(page):
         space = pymupdf.get_text_length(" ", fontsize=11)
-        pad = round((115 - pymupdf.get_text_length(labels[0][0], fontsize=11)) / space)
-        page.insert_text((77, 225), labels[0][0] + " " * pad + labels[1][0], fontsize=11)
-        for n, (first, second) in enumerate(labels):
+        pad = round((115 - pymupdf.get_text_length(STEPS[0][0], fontsize=11)) / space)
+        page.insert_text((77, 225), STEPS[0][0] + " " * pad + STEPS[1][0], fontsize=11)
+        for n, (first, second) in enumerate(STEPS):
             x = 72 + 115 * n
             if n >= 2:
                 page.insert_text((x + 5, 225), first, fontsize=11)
             page.insert_text((x + 5, 239), second, fontsize=11)
-        _columns(page, [(pymupdf.Rect(72, 290, 540, 400), _words("below", 20))], fontsize=12)
-    text = " ".join(process_pdf(_pdf(draw), "steps.pdf").source.text.split())
-    wholes = [text.find(f"{first} {second}") for first, second in labels]
-    assert all(at >= 0 for at in wholes), text
-    assert wholes == sorted(wholes), text
-    assert text.index("above19") < wholes[0] and wholes[-1] < text.index("below0")
+    _assert_steps_read_whole(steps)
 
 
 def test_a_form_s_labels_beside_their_values_stay_read_row_by_row():

@@ -28,6 +28,8 @@ ENTRY_END = re.compile(rf"(?:{DOT_LEADER.pattern})\s*(?:[A-Z]-?)?"
 # table cell rarely has so many); the layout's reading order and the strategies'
 # column checks count with the same number
 RUNNING_WORDS = 4
+# What a sentence (or a run-in label, "Note:") ends with, in the scripts we read
+SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "！", "？", "؟", "۔")
 # The marker of a numbered list item, as a word of its own: "3.", "b)", "iv."
 NUMBERED_ITEM = re.compile(r"^(\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 # Bullet glyphs a list item starts with (a glyph is not a word of the item)

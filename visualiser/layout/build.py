@@ -47,6 +47,7 @@ from visualiser.patterns import (
     DOT_LEADER,
     ENTRY_END,
     NUMBERED_ITEM,
+    SENTENCE_END,
 )
 
 # What an engine's role makes of a line; "running" lines never reach a block.
@@ -212,8 +213,6 @@ _LABEL_LINES = 3  # a block of more lines is no label beside another
 _NUMBER_ABOVE = 2.0  # a section number set above its title is at most this many of its lines up
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
-# what a sentence (or a run-in label, "Note:") ends with, in the scripts we read
-_SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "！", "？", "؟", "۔")
 
 # `Word(*fields)` without the Python-level `__new__` of a named tuple: the hot loop
 _new_tuple = tuple.__new__
@@ -586,7 +585,7 @@ class _Builder:
     def _closed(self, block: Block) -> bool:
         """Does `block` end a sentence? A caption does; a paragraph that opens with
         "Table 4 summarizes …" and breaks mid-sentence is the one carried on."""
-        return self._last_word(block).endswith(_SENTENCE_END + (")",))
+        return self._last_word(block).endswith(SENTENCE_END + (")",))
 
     def _last_word(self, block: Block) -> str:
         return self.layout.words[self.layout.lines[block.line_ids[-1]].word_ids[-1]].text
@@ -803,7 +802,7 @@ def _ends_sentence(line: RawLine) -> bool:
     last = words[-1]
     if len(words) > 1 and _FOOTNOTE_START.fullmatch(last):
         last = words[-2]  # "… the island.²": the sentence ends before the mark
-    return last.endswith(_SENTENCE_END)
+    return last.endswith(SENTENCE_END)
 
 
 def _ends_in_capitals(previous: RawLine, line: RawLine) -> bool:

@@ -23,7 +23,7 @@ from visualiser.geometry import BBox, centre, holds_centre, union
 from visualiser.layout.figures import Figure
 from visualiser.layout.items import Item, RawLine
 from visualiser.layout.scripts import right_to_left
-from visualiser.patterns import DOT_LEADER, RUNNING_WORDS
+from visualiser.patterns import DOT_LEADER, RUNNING_WORDS, SENTENCE_END
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
@@ -784,19 +784,15 @@ def _hung_before(line: Item, label: Item, above: list[Item]) -> bool:
     "references" / "and deactivates …"). Beside a line inside a paragraph (an index
     entry in the margin) it stays where the PDF writes it."""
     if (line.line is None or label.line is None or label.bbox[2] > line.bbox[0]
-            or not len(label.line.words) <= _TERM_WORDS < len(line.line.words)
-            or len(line.line.words) < RUNNING_WORDS
+            or len(label.line.words) > _TERM_WORDS or len(line.line.words) < RUNNING_WORDS
             or _BARE_NUMBER.match(label.line.text)):  # a draft's line number
         return False
     height = line.bbox[3] - line.bbox[1]
     over = [i for i in above if i.line is not None
             and i.bbox[0] < line.bbox[2] and line.bbox[0] < i.bbox[2]]
     return all(line.bbox[1] - i.bbox[3] > 0.5 * height
-               or i.line.text.rstrip().endswith(_ENDS)  # type: ignore[union-attr]
+               or i.line.text.rstrip().endswith(SENTENCE_END)  # type: ignore[union-attr]
                for i in over)
-
-
-_ENDS = (".", ":", "!", "?")  # a line that ends a paragraph, or introduces the next
 
 
 def _covers_lines(box: BBox, lines: list[Item]) -> bool:
