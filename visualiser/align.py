@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import itemgetter
 
 from shapely import box as shapely_box
 from shapely import unary_union
 from shapely.geometry.base import BaseGeometry
 
-from visualiser.geometry import BBox, height, shared_height, union
+from visualiser.geometry import BBox, height, union
 from visualiser.layout.model import Layout
 
 
@@ -39,7 +40,7 @@ def regions_of(word_ids: set[int], layout: Layout) -> list[Region]:
     for line_id in sorted({words[w].line for w in word_ids}):
         line = layout.lines[line_id]
         if word_ids.issuperset(line.word_ids):  # the whole line, as most lines are: one run
-            by_page.setdefault(line.page, []).append(union(words[w].bbox for w in line.word_ids))
+            by_page.setdefault(line.page, []).append(layout.words_box(line_id))
             continue
         run: list[int] = []
         for word_id in line.word_ids:
@@ -91,32 +92,40 @@ _LINE_WIDTH = 4.0  # points: the least height of a line of text, and so width si
 
 def _merge(boxes: list[BBox]) -> list[BBox]:
     """Merge rectangles that overlap (words of one line split into several text
-    lines by the PDF, table cells' words), keeping reading order."""
+    lines by the PDF, table cells' words), keeping reading order. Two overlap as parts
+    of one line do when they share over half the height of the shorter: lines above and
+    below each other often overlap by a fraction of a point, and merging those would
+    stretch a partial line to the full width of its neighbour and cover words not in
+    the chunk. (Written out in the loop: a report asks it millions of times.)"""
     merged: list[BBox] = []
-    for box in sorted(boxes, key=lambda b: (b[1], b[0])):
+    for box in sorted(boxes, key=_TOP_LEFT):
+        x0, top, x1, bottom = box
+        tall = bottom - top
         # Sorted by top, only the last few rectangles can still reach down to this one.
         for n in range(len(merged) - 1, max(-1, len(merged) - 9), -1):
-            other = merged[n]
-            if _same_line(box, other):
-                merged[n] = union((other, box))
+            ox0, otop, ox1, obottom = merged[n]
+            if (x0 < ox1 and ox0 < x1
+                    and min(obottom, bottom) - max(otop, top) > 0.5 * min(obottom - otop, tall)):
+                merged[n] = (min(ox0, x0), min(otop, top), max(ox1, x1), max(obottom, bottom))
                 break
         else:
             merged.append(box)
     return merged
 
 
-def _same_line(a: BBox, b: BBox) -> bool:
-    """Do two rectangles overlap as parts of one line do? Lines above and below each
-    other often overlap by a fraction of a point; merging those would stretch a
-    partial line to the full width of its neighbour and cover words not in the chunk."""
-    return (a[0] < b[2] and b[0] < a[2]
-            and shared_height(a, b) > 0.5 * min(height(a), height(b)))
+_TOP_LEFT = itemgetter(1, 0)
 
 
 def region_shape(rects: Iterable[BBox]) -> BaseGeometry:
     """A chunk's ground on a page: the union of its line rectangles (never its enclosing
     box, which also covers the gaps and the other column it does not hold)."""
     return unary_union([shapely_box(*r) for r in rects])
+
+
+def _reaching(rects: tuple[BBox, ...], box: BBox) -> list[BBox]:
+    """The rectangles of `rects` that touch or cross `box`."""
+    return [r for r in rects if r[0] <= box[2] and box[0] <= r[2] and r[1] <= box[3]
+            and box[1] <= r[3]]
 
 
 def shared_ground(a: Region, b: Region, shared: Region | None) -> tuple[list[BBox], float]:
@@ -126,7 +135,11 @@ def shared_ground(a: Region, b: Region, shared: Region | None) -> tuple[list[BBo
     Enclosing boxes that cross where no word is shared give nothing."""
     if shared is None:
         return [], 0.0
-    both = region_shape(a.rects).intersection(region_shape(b.rects))
+    # Only the lines that reach the shared words' box can meet them: a long chunk's
+    # other lines would only make the shapes, and so the overlap, slower to compute.
+    near = shared.bbox
+    both = region_shape(_reaching(a.rects, near)).intersection(
+        region_shape(_reaching(b.rects, near)))
     pieces: list[BBox] = []
     for rect in shared.rects:
         common = both.intersection(shapely_box(*rect))

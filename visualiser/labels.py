@@ -16,9 +16,12 @@ Helvetica-Bold's (the viewer's Liberation Sans Bold has the same metrics).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
+import numpy
 import pymupdf
+import shapely
 from shapely import STRtree
 from shapely import box as shapely_box
 
@@ -37,6 +40,7 @@ MAX_ALONG = 256  # spots tried along a row on each side (a page is some 60 label
 _BOLD = pymupdf.Font("hebo")  # get_text_length mis-measures "–" and other non-ASCII
 
 
+@lru_cache(maxsize=4096)  # chunk numbers recur on every page a chunk is on
 def text_width(text: str, size: float) -> float:
     return _BOLD.text_length(text, fontsize=size)
 
@@ -73,8 +77,8 @@ class _Free:
     placed so far."""
 
     def __init__(self, text: Iterable[BBox], width: float, height: float) -> None:
-        self.boxes = [shapely_box(*b) for b in text]
-        self.tree = STRtree(self.boxes)
+        corners = numpy.array(list(text), dtype=numpy.float64).reshape(-1, 4)
+        self.tree = STRtree(shapely.box(*corners.T))  # made in one call, not box by box
         self.placed: list[BBox] = []
         self.width, self.height = width, height
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
-from visualiser.geometry import BBox
+from visualiser.geometry import BBox, union
 
 BlockKind = Literal["heading", "paragraph", "list_item", "table", "image", "code"]
 
@@ -77,6 +77,9 @@ class Layout:
     blocks: list[Block] = field(default_factory=list)  # document reading order
     warnings: list[str] = field(default_factory=list)
     engine: str = ""  # the layout engine that read it, with its version
+    # each line's `words_box`, made on first use, once the layout is complete
+    _words_boxes: list[BBox] = field(default_factory=list, init=False, repr=False,
+                                     compare=False)
 
     def block_words(self, block: Block) -> list[int]:
         if block.table is not None:
@@ -85,6 +88,17 @@ class Layout:
 
     def block_text(self, block: Block) -> str:
         return " ".join(self.words[w].text for w in self.block_words(block))
+
+    def words_box(self, line_id: int) -> BBox:
+        """The box around a line's words: every report places most chunks by whole
+        lines, so it is made once per line, not once per chunk. (`Line.bbox` is the
+        text layer's line, which can reach past its words: a list marker dropped.)"""
+        boxes = self._words_boxes
+        if not boxes:
+            words = self.words
+            boxes.extend(union(words[w].bbox for w in line.word_ids) if line.word_ids
+                         else line.bbox for line in self.lines)
+        return boxes[line_id]
 
     def line_text(self, line_id: int) -> str:
         return " ".join(self.words[w].text for w in self.lines[line_id].word_ids)

@@ -104,6 +104,8 @@ class _Cutter:
     def _side_by_side(self, pieces: list[list[MdBlock]]) -> list[list[MdBlock]]:
         """Only cuts between pieces that lie in different columns stay: labels strewn
         over a diagram jump up and right too, but their pieces overlap side by side."""
+        if len(pieces) == 1:
+            return pieces  # most sections: no cut to weigh
         kept = [pieces[0]]
         spans = [self._spans(pieces[0])]
         for piece in pieces[1:]:
