@@ -78,8 +78,8 @@ class Layout:
     warnings: list[str] = field(default_factory=list)
     engine: str = ""  # the layout engine that read it, with its version
     # each line's `words_box`, made on first use, once the layout is complete
-    _words_boxes: list[BBox] = field(default_factory=list, init=False, repr=False,
-                                     compare=False)
+    _words_boxes: list[BBox] | None = field(default=None, init=False, repr=False,
+                                            compare=False)
 
     def block_words(self, block: Block) -> list[int]:
         if block.table is not None:
@@ -94,10 +94,11 @@ class Layout:
         lines, so it is made once per line, not once per chunk. (`Line.bbox` is the
         text layer's line, which can reach past its words: a list marker dropped.)"""
         boxes = self._words_boxes
-        if not boxes:
+        if boxes is None:  # made whole, then set: a report in another thread sees all
             words = self.words
-            boxes.extend(union(words[w].bbox for w in line.word_ids) if line.word_ids
-                         else line.bbox for line in self.lines)
+            boxes = [union(words[w].bbox for w in line.word_ids) if line.word_ids
+                     else line.bbox for line in self.lines]
+            self._words_boxes = boxes
         return boxes[line_id]
 
     def line_text(self, line_id: int) -> str:
