@@ -89,3 +89,19 @@ def test_boxes_hold_their_words_on_every_file(chunks_of):
     if not recalls:
         pytest.skip(f"no corpus at {CORPUS}")
     assert statistics.median(recalls) >= 0.99 and statistics.median(precisions) >= 0.95
+
+
+def test_a_tax_form_s_lines_fall_under_the_section_head_beside_them(chunks_of):
+    """Form 1040 sets its section heads in a column left of the numbered lines; each
+    line's chunk is under the head level with its section, not under the last head of
+    the column."""
+    chunks = chunks_of("pdfjs__prefilled_f1040")
+
+    def head_of(words: str) -> str:
+        chunk = next(c for c in chunks if words in c["text"])
+        return chunk["heading_path"][-1]
+
+    assert head_of("Wages, salaries, tips") == "Income"
+    assert head_of("Unemployment compensation") == "Income"
+    assert head_of("Educator expenses") == "Adjusted Gross Income"
+    assert head_of("Total number of exemptions claimed") == "Exemptions"

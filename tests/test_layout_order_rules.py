@@ -482,3 +482,62 @@ def test_a_code_listing_beside_running_text_is_read_after_it_not_row_by_row():
     assert prose.strip() + "." in paragraphs, paragraphs
     start, end = source.index(listing[0]), source.index(listing[-1])
     assert "package" not in source[start:end], source  # the listing, all of it together
+
+
+
+def test_section_heads_in_a_form_s_margin_column_head_the_lines_beside_them():
+    """A tax form (the 2010 Form 1040, page 1, its geometry): a narrow column of section
+    heads set large ("Income", "Adjusted Gross Income") with the form's notes under
+    them ("Attach Form(s) W-2 here …"), left of the numbered lines; notes right of a
+    table without text above the lines. Cut off as a column of its own, the left
+    column was read first: both heads came before every line, and the income lines fell
+    under "Adjusted Gross Income". Each block of that column is read where it stands:
+    a head before the line level with it, a note between the lines beside it."""
+    side = [_item((36, 286 + 10 * n, 95, 295 + 10 * n), text, 8.0) for n, text in enumerate(
+        ("If more than four", "dependents, see", "instructions and", "check here"))]
+    side.append(_item((36, 339, 82, 353), "Income", 14.0))
+    side += [_item((36, 370 + 9.5 * n, 91, 379 + 9.5 * n), text, 8.0) for n, text in enumerate(
+        ("Attach Form(s)", "W-2 here. Also", "attach Forms", "W-2G and", "1099-R if tax",
+         "was withheld."))]
+    side += [_item((36, 564 + 12 * n, 87, 578 + 12 * n), text, 14.0)
+             for n, text in enumerate(("Adjusted", "Gross", "Income"))]
+    # beside the dependents' table (ruled boxes, no text): notes right of it
+    right = [_item((490, 250 + 9 * n, 545, 258 + 9 * n), text, 7.0) for n, text in enumerate(
+        ("No. of children", "on 6c who:", "lived with you", "did not live with",
+         "you due to divorce", "or separation", "Dependents on 6c", "not entered above"))]
+    rows = [_item((108, 266, 215, 274), "(1) First name Last name", 7.0)]
+    for n, y in enumerate(range(326, 710, 12)):
+        rows += [_item((114, y, 122, y + 9), f"{n + 6}", 9.0),
+                 _item((126, y, 460, y + 9), f"line{n} Taxable refunds, credits, or offsets",
+                       9.0),
+                 _item((462, y, 471, y + 9), f"{n + 6}", 9.0)]
+    text = " ".join(i.line.text for i in reading_order(rows + side + right, 612))
+    assert text.index("check here") < text.index("line0 ")  # the note above the lines
+    assert text.index("line0 ") < text.index("Income") < text.index("line1 ")
+    assert text.index("line3 ") < text.index("Attach Form(s) W-2 here.") < text.index("line4 ")
+    assert text.index("line19 ") < text.index("Adjusted Gross Income") < text.index("line20 ")
+    order = [int(word[4:]) for word in text.split() if word.startswith("line")]
+    assert order == sorted(order)
+
+
+def test_side_heads_in_the_margin_of_one_text_block_head_their_sections():
+    """A résumé's or a report's section heads set bold and larger in the left margin,
+    each level with its section's first paragraph. Taken for margin notes, they were
+    read after the paragraph beside them (or run into it) and headed nothing."""
+    heads = ("Experience", "Education", "Interests")
+    def draw(page):
+        y = 80
+        for head in heads:
+            page.insert_text((36, y + 10), head, fontsize=13, fontname="hebo")
+            for n in range(2):
+                sentence = "Worked with the team on projects that people use every day. "
+                assert page.insert_textbox(pymupdf.Rect(150, y, 560, y + 70),
+                                           f"{head.lower()}{n} " + sentence * 2,
+                                           fontsize=10) >= 0
+                y += 80
+    doc = process_pdf(_pdf(draw), "resume.pdf")
+    text = doc.source.text
+    for head in heads:
+        assert f"# {head}\n" in text, head
+        path = doc.source.heading_path_at(text.index(f"{head.lower()}1 "))
+        assert path == (head,), (head, path)

@@ -545,6 +545,8 @@ def _aside(item: Item) -> bool:
 NOTE_GAP = 0.5  # em between a margin note and the text block it stands beside
 NOTE_SHARE = 0.12  # of a page's characters: notes are a minority
 _PROSE = 6  # words: a line this long is running text, the text block's substance
+SIDE_HEAD = (1.15, 1.5)  # a line in the margin this much larger than the text, bold or
+# not, is a section head beside it (a form's "Income", a résumé's "Experience")
 
 
 def margin_notes(items: list[Item]) -> list[Item]:
@@ -581,7 +583,8 @@ def margin_notes(items: list[Item]) -> list[Item]:
     found = [i for i in lines if (i.bbox[2] <= left - gap
                                   or (justified and i.bbox[0] >= right + gap))
              and top - size <= i.bbox[1] and i.bbox[3] <= bottom + size
-             and not _hung_label(i.line.text)]  # type: ignore[union-attr]
+             and not _hung_label(i.line.text)  # type: ignore[union-attr]
+             and not _side_head(i.line, size)]  # type: ignore[arg-type]
     on_left = [i for i in found if i.bbox[2] <= left - gap]
     notes = _alone(on_left, lines, size) + _alone(
         [i for i in found if i.bbox[2] > left - gap], lines, size, right=True)
@@ -609,6 +612,14 @@ def _alone(notes: list[Item], lines: list[Item], size: float, right: bool = Fals
         inner = max(i.bbox[2] for i in notes) - size
         crossed = any(i.bbox[0] < inner for i in others)
     return [] if crossed else notes
+
+
+def _side_head(line: RawLine, size: float) -> bool:
+    """Is `line`, in the margin beside text set in `size`, a section head there rather
+    than a note: set in larger type (bold, or much larger)? A manual's notes in the
+    margin may be set a size up from a small body; not in bold too."""
+    bold, larger = SIDE_HEAD
+    return line.size >= larger * size or (line.bold and line.size >= bold * size)
 
 
 def _running_text(text: str) -> bool:

@@ -31,6 +31,7 @@ _RUNNING_LINES = 6  # lines of running text that show a column of it
 _LISTED_ROWS = 0.8  # of the rows beside it a list has an entry on, line after line
 _LISTING_MONO = 0.8  # of a code listing's lines set in a typewriter font, at least
 _HEADING_SIZE = 1.08  # type this much larger than the running text beside it is a heading
+_SIDE_WIDTH = 0.25  # of the text's width, a column of section heads beside it at most
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 _TALL = 3.0  # a picture or table this many lines high is a row of its own
 _CONTENTS_ENTRIES = 3  # dot-leader lines that make a column of contents entries
@@ -83,11 +84,55 @@ def _xy_cut(items: list[Item], rtl: bool = False) -> list[Item]:
     for group, overrun in _groups(_bands(items)):
         columns = _columns(group, overrun or _gutters(group))
         if len(columns) > 1 and len(columns[0]) < len(group):
+            rest = [i for c in columns[1:] for i in c]
+            if not rtl and _side_heads(columns[0], rest):
+                ordered.extend(_beside(_xy_cut(columns[0]), _xy_cut(rest)))
+                continue
             for column in reversed(columns) if rtl else columns:
                 ordered.extend(_xy_cut(column, rtl))
         else:
             ordered.extend(_rows(group, rtl))
     return ordered
+
+
+def _side_heads(side: list[Item], rest: list[Item]) -> bool:
+    """Is `side` a narrow column of section heads beside the text they head, set level
+    with their sections' first lines (a form's "Income" and "Adjusted Gross Income", a
+    résumé's "Experience")? Read as a column of its own, every head would come before
+    all the sections: the text of each would fall under the last head."""
+    lines = [i for i in rest if i.line is not None]
+    if not lines or any(i.line is None for i in side):
+        return False
+    left, right = min(i.bbox[0] for i in side), max(i.bbox[2] for i in rest)
+    if max(i.bbox[2] for i in side) - left > _SIDE_WIDTH * (right - left):
+        return False
+    sizes = sorted(i.line.size for i in lines)
+    heads = [i for i in side if i.line.size >= _HEADING_SIZE * sizes[len(sizes) // 2]]
+    # a head below the text's top: read first as a column, it would run ahead of text
+    top = min(i.bbox[1] for i in rest)
+    return any(h.bbox[1] > top + 2 * (h.bbox[3] - h.bbox[1]) for h in heads)
+
+
+def _beside(side: list[Item], rest: list[Item]) -> list[Item]:
+    """`rest` with the blocks of `side` (both in reading order; a block: lines set one
+    close under the other, a head on three lines or a note) each read before the first
+    item of `rest` that starts level with the block's first line or below."""
+    blocks: list[list[Item]] = []
+    for item in side:
+        if blocks and item.bbox[1] - blocks[-1][-1].bbox[3] < 0.5 * (
+                blocks[-1][-1].bbox[3] - blocks[-1][-1].bbox[1]):
+            blocks[-1].append(item)
+        else:
+            blocks.append([item])
+    out: list[Item] = []
+    n = 0
+    for block in blocks:
+        top = block[0].bbox[1] - 0.5 * (block[0].bbox[3] - block[0].bbox[1])
+        while n < len(rest) and rest[n].bbox[1] < top:
+            out.append(rest[n])
+            n += 1
+        out.extend(block)
+    return out + rest[n:]
 
 
 def _ink(item: Item) -> tuple[float, float]:
