@@ -583,6 +583,36 @@ def test_an_accent_set_over_its_letter_is_one_letter_with_it():
     assert schutze[0] == pytest.approx(72, abs=0.5)  # the word keeps its box
 
 
+def test_an_accent_in_letter_spaced_capitals_does_not_cut_its_word():
+    """Small capitals spaced out a point a letter (classicthesis' "persönliche daten",
+    a Brazilian thesis' "PRODUÇÃO"): the accent's glyph, centred over its letter, stands
+    ahead of the pen, and MuPDF starts a word there ("pers" "¨onliche"). Composed, the
+    letter follows the word before it as closely as its letters follow each other: one
+    word. A reference's number set close before an accented name stays apart."""
+    def draw(page):
+        writer = pymupdf.TextWriter(page.rect)
+        font = pymupdf.Font(fontfile=DEJAVU)
+
+        def spaced(x: float, y: float, letters: str) -> float:
+            for letter in letters:
+                writer.append((x, y), letter, font=font, fontsize=12)
+                x = writer.last_point.x + 1.0
+            return x
+        for y, (before, accent, letter, after) in ((100, ("pers", "¨", "o", "nliche")),
+                                                   (130, ("PRODUÇ", "˜", "A", "O"))):
+            x = spaced(72, y, before)
+            writer.append((x + 1.7, y), accent, font=font, fontsize=12)  # ahead, centred
+            spaced(spaced(x, y, letter), y, after)
+        writer.append((72, 160), "28", font=font, fontsize=12)
+        x = writer.last_point.x + 0.5
+        writer.append((x + 2.0, 160), "´", font=font, fontsize=12)
+        writer.append((x, 160), "E. Masterly", font=font, fontsize=12)
+        writer.write_text(page)
+    words = [w.text for w in process_pdf(_pdf(draw), "spaced.pdf").layout.words]
+    assert words[:2] == ["persönliche", "PRODUÇÃO"], words
+    assert words[2] == "28", words
+
+
 
 def unmapped_ligatures_pdf(lines: list[bytes], ligatures: dict[int, float]) -> bytes:
     """One page of `lines` in a simple font with Calibri's advances for f, i, l and t

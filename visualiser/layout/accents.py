@@ -39,6 +39,7 @@ _MARKS = {
 }
 _DOTLESS = {"\u0131": "i", "\u0237": "j"}  # TeX accents an i or j without its dot
 OVERLAP = 0.5  # share of the narrower glyph the two must overlap by
+ACCENT_JOIN = 0.1  # em: a letter closer than this to the word before it carries it on
 
 
 def has_accent(text: str) -> bool:
@@ -60,8 +61,34 @@ def with_accents(words: list[WordBox], chars: Sequence[Char]) -> list[WordBox]:
     for box, text in words:
         mine = solid[start:start + len(text)]
         start += len(text)
-        out.append((box, _composed(mine) if has_accent(text) else text))
+        composed = _composed(mine) if has_accent(text) else text
+        if out and _carries_on(out[-1], mine, composed):
+            before_box, before = out[-1]
+            out[-1] = ((min(before_box[0], box[0]), min(before_box[1], box[1]),
+                        max(before_box[2], box[2]), max(before_box[3], box[3])),
+                       before + composed)
+            continue
+        out.append((box, composed))
     return out
+
+
+def _carries_on(before: WordBox, chars: Sequence[Char], composed: str) -> bool:
+    """Is a word that opens with an accent, composed onto its first letter, the rest of
+    the word before it? MuPDF starts a word where the accent's glyph jumps ahead of the
+    pen (small capitals spaced out: "pers" "önliche", "PRODUÇ" "ÃO"); the letter
+    itself follows the word before as closely as its letters follow each other."""
+    if len(chars) < 2 or chars[0][1] not in _MARKS or composed[:1] == chars[0][1]:
+        return False
+    box, text = before
+    last, first = text[-1:], composed[:1]
+    # a letter of the same case: no reference number ("28" "É."), no symbols of a
+    # formula set close ("µ" "Ē"); after capitals, capitals only (not "LATEX" "Ṫhe",
+    # a full stop's dot taken for an accent)
+    if not (last.isalpha() and last.isupper() == first.isupper()):
+        return False
+    if first.isupper() and not all(c.isupper() for c in composed if c.isalpha()):
+        return False
+    return chars[1][0][0] - box[2] < ACCENT_JOIN * (box[3] - box[1])
 
 
 def _composed(chars: Sequence[Char]) -> str:
