@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from visualiser.geometry import BBox
+from visualiser.geometry import BBox, union
 from visualiser.layout.items import WordBox
 
 Char = tuple[BBox, str]
@@ -64,9 +64,7 @@ def with_accents(words: list[WordBox], chars: Sequence[Char]) -> list[WordBox]:
         composed = _composed(mine) if has_accent(text) else text
         if out and _carries_on(out[-1], mine, composed):
             before_box, before = out[-1]
-            out[-1] = ((min(before_box[0], box[0]), min(before_box[1], box[1]),
-                        max(before_box[2], box[2]), max(before_box[3], box[3])),
-                       before + composed)
+            out[-1] = (union((before_box, box)), before + composed)
             continue
         out.append((box, composed))
     return out
