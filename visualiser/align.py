@@ -57,7 +57,7 @@ def regions_of(word_ids: set[int], layout: Layout) -> list[Region]:
     ]
 
 
-def margin_notes(region: Region) -> tuple[BBox, ...]:
+def sideways_notes(region: Region) -> tuple[BBox, ...]:
     """The rectangles of `region` that are text set sideways in a margin (arXiv's
     stamp, a rotated note): tall and narrow, all on one side of every other rectangle
     of the chunk on that page, none of them above or below it. The PDF reads them
@@ -74,8 +74,8 @@ def margin_notes(region: Region) -> tuple[BBox, ...]:
 
 
 def without_notes(region: Region) -> BBox:
-    """`region`'s enclosing box without its margin notes (`margin_notes`)."""
-    notes = margin_notes(region)
+    """`region`'s enclosing box without its notes set sideways (`sideways_notes`)."""
+    notes = sideways_notes(region)
     return union(r for r in region.rects if r not in notes) if notes else region.bbox
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from visualiser import budget
-from visualiser.align import Region, margin_notes, regions_of, shared_ground, without_notes
+from visualiser.align import Region, regions_of, shared_ground, sideways_notes, without_notes
 from visualiser.geometry import BBox, area, intersection
 from visualiser.layout.model import Layout
 from visualiser.markdown import SourceMarkdown
@@ -279,7 +279,7 @@ def flags_by_chunk(count: int, overlaps: list[Overlap], containment: list[Contai
             add(this, "overlap", o.reason,
                 f"box overlaps chunk {other} on page {o.page} ({_reason_words(o.reason)})")
     for chunk in placed:
-        noted = [r.page for r in chunk.regions if margin_notes(r)]
+        noted = [r.page for r in chunk.regions if sideways_notes(r)]
         if noted:
             add(chunk.index, "margin_note", "margin_note",
                 f"box widened by sideways text beside it on page"

@@ -28,6 +28,9 @@ ENTRY_END = re.compile(rf"(?:{DOT_LEADER.pattern})\s*(?:[A-Z]-?)?"
 # table cell rarely has so many); the layout's reading order and the strategies'
 # column checks count with the same number
 RUNNING_WORDS = 4
+# A label wrapped on more lines than this (a diagram's box, a form's field) is a
+# paragraph: the reading order's label stacks and the builder's labels side by side
+LABEL_LINES = 3
 # What a sentence (or a run-in label, "Note:") ends with, in the scripts we read
 SENTENCE_END = (".", "!", "?", ":", "\"", "”", "。", "！", "？", "؟", "۔")
 # The marker of a numbered list item, as a word of its own: "3.", "b)", "iv."

@@ -46,6 +46,7 @@ from visualiser.patterns import (
     CAPTION_TITLE,
     DOT_LEADER,
     ENTRY_END,
+    LABEL_LINES,
     NUMBERED_ITEM,
     SENTENCE_END,
 )
@@ -209,7 +210,6 @@ _TESTIMONY = frozenset({"Q.", "A."})
 # a paragraph in a script without case is carried on below a blank of at most this many
 # of its lines (`_Builder._carried`)
 _CASELESS_GAP = 2.0
-_LABEL_LINES = 3  # a block of more lines is no label beside another
 _NUMBER_ABOVE = 2.0  # a section number set above its title is at most this many of its lines up
 # a footnote's mark, a word of its own (`pages._split_marks` cuts it from the first word)
 _FOOTNOTE_START = re.compile(r"\d{1,3}|[*∗†‡§¶⋆]{1,3}")
@@ -509,15 +509,9 @@ class _Builder:
                 # past a float, only at a break: the next column (starting above the
                 # paragraph's last line) or the next page
                 or (passed_float and below)
-                # in a script without case only the missing full stop says that the
-                # sentence goes on; below a blank of two lines or more it does not (a
-                # diagram's labels, a page number, a heading over the next paragraph),
-                # nor into a short block beside it (the next of a row of labels)
                 or (lines and lines[0].horizontal
                     and _caseless(self._first_word(first_line)[:1])
-                    and ((below and box[1] - end[3]
-                          > _CASELESS_GAP * max(end[3] - end[1], 1.0))
-                         or (last and _side_by_side(before, box, len(lines)))))
+                    and _caseless_stop(before, box, end, len(lines), below=below, last=last))
                 or not self._continues_text(before, first_line)):
             return None
         # past footnotes or floats: set as that paragraph is, not a figure's text
@@ -552,8 +546,7 @@ class _Builder:
         give itself away (one chapter's name on one page, "A. Szimulációs
         eredmények")? Not a heading: a title atop a page heads what follows it."""
         blocks = self.layout.blocks
-        page = self.layout.pages[-1]
-        height = page.height if page.rotation % 180 == 0 else page.width
+        height = self.layout.pages[-1].height  # as displayed, as blocks' boxes are
         return (block.page == self.page and block.kind in ("paragraph", "list_item")
                 and len(block.line_ids) == 1 and block.bbox[3] <= height * RUNNING_MARGIN
                 # set apart from the text under it (a page's first line of text is not)
@@ -689,11 +682,23 @@ def _caseless(c: str) -> bool:
 _MATH_LETTERS = ("\U0001D400", "\U0001D7FF")  # Mathematical Alphanumeric Symbols
 
 
+def _caseless_stop(before: Block, box: BBox, end: BBox, lines: int, *, below: bool,
+                   last: bool) -> bool:
+    """Does a paragraph at `box` (of `lines` lines, in a script without case) stop the
+    paragraph `before` (whose last line is at `end`) rather than carry it on? There
+    only the missing full stop says that the sentence goes on; below a blank of two
+    lines or more it does not (a diagram's labels, a page number, a heading over the
+    next paragraph), nor into a short block beside it (the next of a row of labels;
+    `last`: nothing between the two)."""
+    return ((below and box[1] - end[3] > _CASELESS_GAP * max(end[3] - end[1], 1.0))
+            or (last and _side_by_side(before, box, lines)))
+
+
 def _side_by_side(before: Block, box: BBox, lines: int) -> bool:
     """Are `before` and the block at `box` (of `lines` lines) two short blocks side by
     side, sharing most of their height: labels in a row, not a column's last lines
     and the next column's first ones?"""
-    if len(before.line_ids) > _LABEL_LINES or lines > _LABEL_LINES:
+    if len(before.line_ids) > LABEL_LINES or lines > LABEL_LINES:
         return False
     shared = min(before.bbox[3], box[3]) - max(before.bbox[1], box[1])
     apart = max(box[0] - before.bbox[2], before.bbox[0] - box[2])

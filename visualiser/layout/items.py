@@ -65,3 +65,10 @@ class PageRead:
     warning: str | None = None
     warnings: list[str] = field(default_factory=list)  # more than one thing to say
     watermarks: list[str] = field(default_factory=list)  # slanted text left out of it
+
+    @property
+    def text_size(self) -> tuple[float, float]:
+        """The page's width and height in text space, where `items` are: the displayed
+        size turned back on a page rotated a quarter turn."""
+        return ((self.width, self.height) if self.rotation % 180 == 0
+                else (self.height, self.width))

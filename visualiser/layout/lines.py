@@ -76,7 +76,7 @@ def drop_running_lines(pages: list[PageRead]) -> int:
     def key(page: PageRead, item: Item) -> tuple[str, str] | None:
         if item.line is None:
             return None
-        height = page.height if page.rotation % 180 == 0 else page.width
+        height = page.text_size[1]
         top, bottom = item.bbox[1], item.bbox[3]
         band = "head" if bottom < height * RUNNING_MARGIN else (
             "foot" if top > height * (1 - RUNNING_MARGIN) else None)
@@ -161,7 +161,7 @@ def drop_section_marks(pages: list[PageRead]) -> int:
     seen: dict[str, float] = {}  # body lines so far, numbers aside → the largest size
     marks: list[tuple[PageRead, Item]] = []
     for page in pages:
-        height = page.height if page.rotation % 180 == 0 else page.width
+        height = page.text_size[1]
         lines = [(i, i.line) for i in page.items if i.line is not None and i.line.horizontal]
         if len(lines) < 2:
             continue
@@ -206,7 +206,7 @@ def drop_folio_lines(pages: list[PageRead]) -> int:
                  if i.line is not None and i.line.horizontal and i.role is None]
         if len(lines) < 2:
             continue
-        height = page.height if page.rotation % 180 == 0 else page.width
+        height = page.text_size[1]
         highest = min(lines, key=lambda i: i.bbox[1])
         lowest = max(lines, key=lambda i: i.bbox[1])
         for band, edge in (("head", highest), ("foot", lowest)):
@@ -268,7 +268,7 @@ def drop_page_numbers(pages: list[PageRead]) -> int:
         lines = [i for i in page.items if i.line is not None and i.line.horizontal]
         if len(lines) < 2:
             continue
-        height = page.height if page.rotation % 180 == 0 else page.width
+        height = page.text_size[1]
         lowest = max(lines, key=lambda i: i.bbox[1])
         highest = min(lines, key=lambda i: i.bbox[1])
         numbers = [item for item, band in ((lowest, "foot"), (highest, "head"))
@@ -420,8 +420,7 @@ def _standing(run: list[tuple[BBox, int, Item, int]], page: PageRead) -> str | N
     x0 = min(c[0][0] for c in run)
     x1 = max(c[0][2] for c in run)
     y0, y1 = run[0][0][1], run[-1][0][3]
-    # boxes are in text space, the page's size is as displayed (turned on rotated pages)
-    width = page.width if page.rotation % 180 == 0 else page.height
+    width = page.text_size[0]  # boxes are in text space
     left = x1 < width / 2
     others = [item.bbox for item in page.items if item.line is not None
               and id(item) not in numbers]

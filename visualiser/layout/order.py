@@ -23,7 +23,7 @@ from visualiser.geometry import BBox, centre, holds_centre, union
 from visualiser.layout.figures import Figure
 from visualiser.layout.items import Item, RawLine
 from visualiser.layout.scripts import right_to_left
-from visualiser.patterns import DOT_LEADER, RUNNING_WORDS, SENTENCE_END
+from visualiser.patterns import DOT_LEADER, LABEL_LINES, RUNNING_WORDS, SENTENCE_END
 
 MIN_GUTTER = 6.0  # points: narrower gaps are word or cell spacing, not a column gutter
 Gutter = tuple[float, float]  # a vertical strip (x0, x1) that no item crosses
@@ -35,8 +35,7 @@ _SIDE_WIDTH = 0.25  # a column of section heads: this share of the width it and 
 _INK = 0.2  # share of a line's height above and below that is leading, not ink
 _TALL = 3.0  # a picture or table this many lines high is a row of its own
 _CONTENTS_ENTRIES = 3  # dot-leader lines that make a column of contents entries
-_LABEL_LINES = 3  # a label wrapped on more lines than this is a paragraph
-_LABEL_WORDS = 5  # and so is one with a line of more words
+_LABEL_WORDS = 5  # a label with a line of more words is a paragraph
 _TERM_WORDS = 3  # a term hung in the margin beside its description's first line, at most
 _BARE_NUMBER = re.compile(r"^\W*[\d.,%]+\W*$")
 
@@ -562,7 +561,7 @@ def _label_rows(rows: list[list[Item]], rtl: bool) -> tuple[list[list[Item]], se
     labels: set[int] = set()
     n = 0
     while n < len(rows):
-        for length in range(_LABEL_LINES, 1, -1):
+        for length in range(LABEL_LINES, 1, -1):
             run = rows[n:n + length]
             if len(run) < length:
                 continue
@@ -652,7 +651,7 @@ def _labels_side_by_side(stacks: list[list[Item]]) -> bool:
 def _label_stack(lines: list[Item]) -> bool:
     """Are `lines` (top to bottom) one label on two or three lines: short, set one
     close under the other and aligned (left, centre or right)?"""
-    if not 2 <= len(lines) <= _LABEL_LINES or any(
+    if not 2 <= len(lines) <= LABEL_LINES or any(
             i.line is None or len(i.line.words) > _LABEL_WORDS
             or i.line.text.rstrip().endswith((":", "：")) or _BARE_NUMBER.match(i.line.text)
             for i in lines):
