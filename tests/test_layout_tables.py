@@ -547,3 +547,38 @@ def test_table_files_every_word_stored_about_once(name: str):
     total = sum(document.values())
     assert sum((document & union).values()) / total >= 0.99
     assert stored / total <= 1.25
+
+
+def _unruled_word(text: str, x0: float, y0: float, block: int, line: int):
+    from visualiser.layout.unruled import Word
+
+    box = (x0, y0, x0 + 6.0 * len(text), y0 + 10.0)
+    return Word((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box, (box, text), (block, line))
+
+
+def test_a_justified_paragraph_in_a_tables_cell_stays_that_cell():
+    """A table's last column holds a paragraph set justified (LaTeX's p{} column): its
+    loose line comes as one text line per word, evenly spaced, under a line of the
+    same width set tight. Made one again, that line is one cell's text, and the table
+    keeps its four columns."""
+    from visualiser.layout.unruled import unruled_tables
+
+    words = []
+    for row in range(5):
+        y = 100.0 + 14 * row
+        for column, x in enumerate((50.0, 130.0, 210.0)):
+            words.append(_unruled_word(f"c{column}r{row}", x, y, 10 * row + column, 0))
+        x = 290.0
+        if row % 2:  # loose: "one" "two" "six" "ten", each a line, 14.5 points apart
+            for n, text in enumerate(("one", "two", "six", "ten")):
+                words.append(_unruled_word(text, x, y, 9, 100 + 10 * row + n))
+                x += 6.0 * len(text) + 14.5
+        else:  # tight, one line of the block: ends where the loose ones end
+            for text in ("alpha", "beta", "gamma", "eps"):
+                words.append(_unruled_word(text, x, y, 9, row))
+                x += 6.0 * len(text) + 4.5
+    tables = unruled_tables(sorted(words, key=lambda w: w.y))
+    assert len(tables) == 1
+    rows = tables[0][1]
+    assert [len(r) for r in rows] == [4] * 5
+    assert [text for _, text in rows[1][3]] == ["one", "two", "six", "ten"]

@@ -512,7 +512,8 @@ class _Builder:
                 or (lines and lines[0].horizontal
                     and _caseless(self._first_word(first_line)[:1])
                     and _caseless_stop(before, box, end, len(lines), below=below, last=last))
-                or not self._continues_text(before, first_line)):
+                or not (self._continues_text(before, first_line)
+                        or self._goes_on_flush(before, lines, below))):
             return None
         # past footnotes or floats: set as that paragraph is, not a figure's text
         if not last and lines and abs(
@@ -623,6 +624,29 @@ class _Builder:
         # of its own ("Chapter 1 -" / "Anders") the sentence goes on whatever the case
         return (_lower_or_caseless(first[:1]) or last == "-"
                 or (last.endswith("-") and not first[:1].isupper()))
+
+    def _goes_on_flush(self, before: Block, lines: list[RawLine], below: bool) -> bool:
+        """Does the text at the top of the next column or page carry on `before`,
+        though `before` ends a sentence? Its last line is full, and a paragraph's last
+        line is not: it is set at its natural width, not stretched to the margin. So
+        where the lines of `before` all end at the margin (justified), or where
+        paragraphs open indented (as `before` does; a new one would be indented too),
+        the text set flush at the top of the next column is the same paragraph, broken
+        where a sentence happened to end (a browser's columns as TeX's)."""
+        if (below or len(before.line_ids) < 2 or len(lines) < 2 or not lines[0].horizontal
+                or not self._closed(before) or not lines[0].text[:1].isupper()
+                or lines[0].bold or lines[0].bold_lead  # a run-in head ("Sample efficiency We …")
+                or CAPTION.match(lines[0].text)
+                or abs(size_class(lines[0].size) - self.sizes.get(before.id, 0.0)) > 0.5
+                or right_to_left((lines[0].text,))):
+            return False  # a sentence ends, the next starts in the same type, no caption
+        boxes = [self.layout.lines[i].bbox for i in before.line_ids]
+        em = lines[0].size or 1.0
+        margin = max(b[2] for b in boxes) - 0.3 * em
+        indented = INDENT_EMS[0] * em <= boxes[0][0] - boxes[1][0] <= INDENT_EMS[1] * em
+        justified = len(boxes) >= 3 and all(b[2] >= margin for b in boxes)
+        return (boxes[-1][2] >= margin and (indented or justified)
+                and abs(lines[0].bbox[0] - lines[1].bbox[0]) < 0.3 * em)
 
     def _add_image(self, item: Item) -> None:
         """A picture: a block with a box and no words (nothing of it is embedded)."""

@@ -33,6 +33,7 @@ class RawLine:
     bold: bool
     mono: bool
     horizontal: bool = True  # runs left to right; False for rotated and vertical text
+    bold_lead: bool = False  # opens with words in bold, the rest not: a run-in head
     text: str = field(init=False)
 
     def __post_init__(self) -> None:

@@ -41,7 +41,8 @@ def join_rows(items: list[Item]) -> list[Item]:
 def _joined(a: RawLine, b: RawLine) -> RawLine:
     main = a if len(a.text) >= len(b.text) else b
     return RawLine(union((a.bbox, b.bbox)), a.words + b.words, main.size, a.bold and b.bold,
-                   a.mono and b.mono, a.horizontal)
+                   a.mono and b.mono, a.horizontal,
+                   bold_lead=a.bold_lead or (a.bold and not b.bold))
 
 
 def _same_row(a: RawLine, b: RawLine) -> bool:

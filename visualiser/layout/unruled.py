@@ -21,6 +21,7 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import pairwise
 from statistics import mean, median
 
 from visualiser.geometry import BBox
@@ -185,19 +186,77 @@ def _rows(segments: list[_Segment], text_width: float | None = None) -> list[_Ro
     if text_width is None:
         text_width = (max(s.x1 for s in segments) - min(s.x0 for s in segments)) if segments else 0
     segments = sorted(segments, key=lambda s: (s.y0 + s.y1) / 2)
-    rows: list[_Row] = []
+    grouped: list[list[_Segment]] = []
     centre = -1e9
     for s in segments:
         middle, half = (s.y0 + s.y1) / 2, (s.y1 - s.y0) / 2
-        if not rows or middle - centre > half:
-            rows.append(_Row())
+        if not grouped or middle - centre > half:
+            grouped.append([])
             centre = middle
-        wide = (s.x1 - s.x0 > PROSE_SHARE * text_width or len(s.words) > MAX_CELL_WORDS) and (
-            sum(1 for w in s.words if _NUMBER.match(w.word[1])) < 0.8 * len(s.words))
-        (rows[-1].prose if wide else rows[-1].segments).append(s)
-    for row in rows:
-        row.segments.sort(key=lambda s: s.x0)
+        grouped[-1].append(s)
+    # the lines set tight, one segment of several words: a paragraph's, in its block
+    tight: dict[int, list[_Segment]] = {}
+    for s in segments:
+        if len(s.words) >= JUSTIFIED_WORDS:
+            tight.setdefault(s.words[0].line[0], []).append(s)
+    rows = []
+    for group in grouped:
+        row = _Row()
+        for s in _justified(sorted(group, key=lambda s: s.x0), tight):
+            wide = (s.x1 - s.x0 > PROSE_SHARE * text_width or len(s.words) > MAX_CELL_WORDS) and (
+                sum(1 for w in s.words if _NUMBER.match(w.word[1])) < 0.8 * len(s.words))
+            (row.prose if wide else row.segments).append(s)
+        rows.append(row)
     return rows
+
+
+JUSTIFIED_WORDS = 4  # one-word segments in a row, evenly spaced, that make a line of prose
+JUSTIFIED_SPREAD = 0.25  # word heights: how much the spaces of a justified line differ
+
+
+def _justified(segments: list[_Segment], tight: dict[int, list[_Segment]]
+               ) -> list[_Segment]:
+    """The row's segments (left to right), a justified line made one segment again: a
+    browser spreads a loose line's words so far apart that each is a line of the text
+    layer and a segment here ("delivers" "the" "operational"), so a narrow column of
+    prose (three columns to the page) would show rows of cells. (A paragraph in a
+    table's cell is justified too: one segment, it stays that cell's.) Its
+    sign: JUSTIFIED_WORDS words or more of one text block in a row, each a segment,
+    none a number nor Chinese or Japanese (spaced out by characters, a form's title),
+    the spaces between them equal and wide as a cell's gap (a listing's words, a space
+    apart in a typewriter face, are its cell's), from margin to margin of a line of
+    their block set tight (`tight`: its segments of several words). A table's header
+    may be spaced evenly too (each the widest cell of its column, a column gap apart),
+    but no line of its block runs across its columns in one segment."""
+    out: list[_Segment] = []
+    run: list[_Segment] = []
+
+    def close() -> None:
+        if len(run) >= JUSTIFIED_WORDS:
+            gaps = [b.x0 - a.x1 for a, b in pairwise(run)]
+            height = median(s.y1 - s.y0 for s in run)
+            line = _segment([w for s in run for w in s.words])
+            if (min(gaps) >= GAP_EMS * height
+                    and max(gaps) - min(gaps) <= JUSTIFIED_SPREAD * height
+                    and any(abs(t.x0 - line.x0) <= height and abs(t.x1 - line.x1) <= height
+                            for t in tight.get(run[0].words[0].line[0], ()))):
+                out.append(line)
+                return
+        out.extend(run)
+
+    for s in segments:
+        word = s.words[0] if len(s.words) == 1 else None
+        if word is None or _NUMBER.match(word.word[1]) or word.word[1] >= "\u2e80":
+            close()
+            run = []
+            out.append(s)
+        elif run and run[-1].words[0].line[0] != word.line[0]:
+            close()
+            run = [s]
+        else:
+            run.append(s)
+    close()
+    return out
 
 
 Gutter = tuple[float, float]
