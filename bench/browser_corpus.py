@@ -202,13 +202,13 @@ def arabic(seed: int = 14) -> Document:
 
 
 def handbook(seed: int = 15) -> Document:
-    """A handbook page from a web site: a figure floated right beside the prose with
-    its caption, a shaded note box, a two-level list, a definition table."""
+    """A handbook page from a web site: a photo floated right beside the prose with
+    its caption (the text wraps round it), a shaded note box, a two-level list, a definition table."""
     prose = Prose(seed)
     doc = Document("browser_handbook", _BASE +
                    "h1{font-size:19pt}h2{font-size:14pt;border-bottom:1px solid #888}"
                    "p{margin:0 0 7pt}.fig{float:right;width:180pt;margin:0 0 8pt 12pt}"
-                   ".fig div{height:120pt;background:#ccd}.fig p{font-size:9pt}"
+                   ".fig img{width:180pt;height:120pt;display:block}.fig p{font-size:9pt}"
                    ".note{background:#eee;border-left:4pt solid #555;padding:6pt;margin:8pt 0}",
                    header="Operator handbook")
     doc.heading(1, prose.title(3))
@@ -216,7 +216,8 @@ def handbook(seed: int = 15) -> Document:
         doc.heading(2, prose.title(2))
         if s % 2:
             caption = prose.sentence()
-            doc.raw(f'<div class="fig"><div></div><p>{html.escape(caption)}</p></div>',
+            doc.raw(f'<div class="fig"><img src="{_PICTURE}" alt=""><p>{html.escape(caption)}</p>'
+                    '</div>',
                     caption)
         for _ in range(3):
             doc.paragraph(prose.paragraph(prose.random.randint(3, 6)))
@@ -227,6 +228,18 @@ def handbook(seed: int = 15) -> Document:
     return doc
 
 
+def _png() -> str:
+    """A small raster picture as a data URI (a photo's stand-in: an image block)."""
+    import base64
+
+    import pymupdf
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 60, 40), False)
+    pixmap.set_rect(pixmap.irect, (200, 200, 220))
+    pixmap.set_rect(pymupdf.IRect(10, 10, 50, 30), (90, 110, 160))
+    return "data:image/png;base64," + base64.b64encode(pixmap.tobytes("png")).decode()
+
+
+_PICTURE = _png()
 DOCUMENTS = (report, regulation, paper, arabic, handbook)
 
 

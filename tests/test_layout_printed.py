@@ -17,6 +17,7 @@ from visualiser.pipeline import chunk_report, process_pdf
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 from browser_corpus import DOCUMENTS, build  # noqa: E402
+from paragraph_bounds import bounds  # noqa: E402
 from scores import structure  # noqa: E402
 
 
@@ -49,3 +50,16 @@ def test_a_three_column_pages_loose_justified_lines_are_no_table(printed):
     pdf = printed / "browser_regulation_3col.pdf"
     layout = process_pdf(pdf.read_bytes(), pdf.name).layout
     assert [b for b in layout.blocks if b.kind == "table"] == []
+
+
+@pytest.mark.parametrize("name", [make().name for make in DOCUMENTS])
+def test_a_printed_documents_paragraphs_are_ours_exactly(printed, name):
+    """Each paragraph of the groundtruth is one paragraph of our markdown, no more and
+    no less (`bench/paragraph_bounds.py`): the handbook's paragraph that wraps round
+    its floated photo is one, though its lines widen below the photo. The regulation
+    keeps two misses: a paragraph "(d)" indented under a line that runs nearly to the
+    margin is joined to "(c)" (the indent rule takes it for a hanging indent)."""
+    pdf = printed / f"{name}.pdf"
+    exact, count = bounds((printed / f"{name}.md").read_text(encoding="utf-8"),
+                          process_pdf(pdf.read_bytes(), pdf.name).source.text)
+    assert exact >= count - (2 if name == "browser_regulation_3col" else 0), (exact, count)

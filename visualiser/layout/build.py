@@ -491,6 +491,9 @@ class _Builder:
         and figure labels between. (Stopping at the first float instead could find
         none: a caption ends a sentence, a table or picture is no paragraph.)"""
         blocks = self.layout.blocks
+        wrapped = self._wrapped(first_line)
+        if wrapped is not None:
+            return wrapped
         target = len(blocks) - 1
         passed_float = False
         caption: Block | None = None  # the figure caption last passed, if any
@@ -624,6 +627,35 @@ class _Builder:
         # of its own ("Chapter 1 -" / "Anders") the sentence goes on whatever the case
         return (_lower_or_caseless(first[:1]) or last == "-"
                 or (last.endswith("-") and not first[:1].isupper()))
+
+    def _wrapped(self, first_line: int) -> int | None:
+        """The paragraph that the text from `first_line` carries on right under its
+        last line, past the blocks read between them, all set beside it and above that
+        line: a picture or table floated to one side, its caption (LaTeX's wrapfigure,
+        a web page's floated photo). The text wraps round them, and its first line
+        below them runs on under them (left to right only)."""
+        blocks = self.layout.blocks
+        first = self.layout.lines[first_line].bbox
+        height = first[3] - first[1]
+        for n in range(len(blocks) - 2, max(-1, len(blocks) - 2 - WRAP_BLOCKS), -1):
+            before = blocks[n]
+            if before.page != self.page:
+                return None
+            if before.kind != "paragraph" or len(before.line_ids) < 2:
+                continue
+            end = self.layout.lines[before.line_ids[-1]].bbox
+            beside = blocks[n + 1:]
+            if (self._continues_text(before, first_line)  # no full stop, then lower case
+                    # a picture or table (an index's next column is no float)
+                    and any(b.kind in ("image", "table") for b in beside)
+                    and 0 <= first[1] - end[3] < min(self.line_gap + 0.3 * height, height)
+                    and abs(first[0] - before.bbox[0]) < 0.5 * height
+                    and first[2] > before.bbox[2] + 2 * height
+                    and not right_to_left((self.layout.line_text(first_line),))
+                    and all(b.bbox[0] >= before.bbox[2] - 1.0 and b.bbox[3] <= first[1] + 1.0
+                            for b in beside)):
+                return n
+        return None
 
     def _goes_on_flush(self, before: Block, lines: list[RawLine], below: bool) -> bool:
         """Does the text at the top of the next column or page carry on `before`,
@@ -775,6 +807,7 @@ def _usual_left(items: list[Item]) -> float | None:
     return float(min(shared)) if shared else None
 
 
+WRAP_BLOCKS = 4  # a floated picture, its caption, its labels: what text wraps round
 MAX_TITLE_WORDS = 12  # a title set over several wide-spaced lines, at most
 INDENT_EMS = (0.6, 5.0)  # a paragraph's first line is indented by this much (1-3 em usually)
 
