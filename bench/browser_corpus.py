@@ -203,7 +203,8 @@ def arabic(seed: int = 14) -> Document:
 
 def handbook(seed: int = 15) -> Document:
     """A handbook page from a web site: a photo floated right beside the prose with
-    its caption (the text wraps round it), a shaded note box, a two-level list, a definition table."""
+    its caption (the text wraps round it), a shaded note box, a list, the print
+    dialog's running head and page numbers."""
     prose = Prose(seed)
     doc = Document("browser_handbook", _BASE +
                    "h1{font-size:19pt}h2{font-size:14pt;border-bottom:1px solid #888}"
