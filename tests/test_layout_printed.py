@@ -63,3 +63,14 @@ def test_a_printed_documents_paragraphs_are_ours_exactly(printed, name):
     exact, count = bounds((printed / f"{name}.md").read_text(encoding="utf-8"),
                           process_pdf(pdf.read_bytes(), pdf.name).source.text)
     assert exact >= count - (2 if name == "browser_regulation_3col" else 0), (exact, count)
+
+
+def test_a_two_page_printouts_running_head_and_page_numbers_are_left_out(printed):
+    """The print dialog writes the head ("Operator handbook") and "1 / 2", "2 / 2" on
+    both pages of the handbook, at one height: running lines, though two pages are
+    fewer than the three that running heads need elsewhere."""
+    pdf = printed / "browser_handbook.pdf"
+    processed = process_pdf(pdf.read_bytes(), pdf.name)
+    assert "Operator handbook" not in processed.source.text
+    assert "1 / 2" not in processed.source.text and "2 / 2" not in processed.source.text
+    assert any("4 running header/footer lines" in w for w in processed.layout.warnings)

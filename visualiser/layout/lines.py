@@ -70,8 +70,11 @@ def drop_running_lines(pages: list[PageRead]) -> int:
     left-hand feet name the series, its right-hand ones the chapter). They would
     otherwise sit in the middle of every chunk that crosses a page.
     (A book's running head names its chapter, "Chapter 2: Parsing  3", so its text
-    recurs only within a chapter; the page number beside it is what gives it away.)"""
-    if len(pages) < 3:
+    recurs only within a chapter; the page number beside it is what gives it away.)
+    A two-page document (a web page printed with the browser's head and foot: title,
+    date, address, "1/2") has them on both pages, at one height to the point: its
+    heads, and its feet where a page number is among them."""
+    if len(pages) < 2:
         return 0
 
     def key(page: PageRead, item: Item) -> tuple[str, str] | None:
@@ -91,10 +94,21 @@ def drop_running_lines(pages: list[PageRead]) -> int:
             heights.setdefault(k, []).append((box[1] + box[3]) / 2)
             sides.setdefault(k, set()).add(n % 2)
 
+    def both(k: tuple[str, str]) -> bool:
+        """On both pages of two, at one height to the point."""
+        return len(heights[k]) == 2 and abs(heights[k][0] - heights[k][1]) <= 1.0
+
+    # a form's feet ("Form 1040 (2010)") name it on both its pages: the page numbers
+    # say the feet are a printout's
+    numbered_foot = len(pages) == 2 and any(
+        k[0] == "foot" and _FOLIO_OF.fullmatch(k[1]) and both(k) for k in heights)
+
     def recurring(k: tuple[str, str]) -> bool:
         """On half the pages, or (a two-sided document's left or right feet) on half
         the pages of one side."""
         n = len(heights[k])
+        if len(pages) == 2:  # a head, or a foot beside a page number ("1/2", "2/2")
+            return both(k) and (k[0] == "head" or numbered_foot)
         if n >= max(3, len(pages) / 2):
             return True
         side = next(iter(sides[k])) if len(sides[k]) == 1 else None
@@ -249,6 +263,8 @@ _FOLIO_GAP = 3.0  # ems between a running head's page number and its text, at le
 
 # a page number as `numbers_aside` writes it: "7", "- 7 -", "(7)"
 _BARE_NUMBERS = frozenset({"#", "- # -", "– # –", "(#)", "[#]"})
+# and with the count of pages: "1/2", "1 / 2", "Page 1 of 2", "1 of 2"
+_FOLIO_OF = re.compile(r"(?:page\s+)?#\s*(?:/|of)\s*#|" + "|".join(map(re.escape, _BARE_NUMBERS)))
 
 
 # a page number as set in a foot or head: "7", "- 7 -", "(vii)", "Page 7"
