@@ -229,6 +229,34 @@ def handbook(seed: int = 15) -> Document:
     return doc
 
 
+def newsletter(seed: int = 16) -> Document:
+    """A newsletter: two CSS columns with a pull quote, then three, then the full
+    width; a section head set under the first column where all columns have ended,
+    over the full-width text it heads."""
+    prose = Prose(seed)
+    doc = Document("browser_newsletter", _BASE +
+                   ".c2{column-count:2;column-gap:16pt}.c3{column-count:3;column-gap:12pt}"
+                   "p{text-align:justify;margin:0 0 6pt}h2{font-size:14pt}"
+                   "blockquote{font-style:italic;margin:6pt 12pt}", header="Newsletter")
+    doc.heading(1, prose.title(3))
+    doc.raw('<div class="c2">')
+    doc.heading(2, prose.title(2))
+    for n in range(7):
+        doc.paragraph(prose.paragraph(5))
+        if n == 3:
+            quote = prose.paragraph(2)
+            doc.raw(f"<blockquote>{html.escape(quote)}</blockquote>", quote)
+    doc.raw('</div><div class="c3">')
+    doc.heading(2, prose.title(2))
+    for _ in range(6):
+        doc.paragraph(prose.paragraph(4))
+    doc.raw("</div>")
+    doc.heading(2, prose.title(2))
+    for _ in range(3):
+        doc.paragraph(prose.paragraph(5))
+    return doc
+
+
 def _png() -> str:
     """A small raster picture as a data URI (a photo's stand-in: an image block)."""
     import base64
@@ -241,7 +269,7 @@ def _png() -> str:
 
 
 _PICTURE = _png()
-DOCUMENTS = (report, regulation, paper, arabic, handbook)
+DOCUMENTS = (report, regulation, paper, arabic, handbook, newsletter)
 
 
 def build(docs: list[Document], out: Path, browser: Any = None) -> None:

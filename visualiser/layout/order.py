@@ -80,18 +80,52 @@ def _xy_cut(items: list[Item], rtl: bool = False) -> list[Item]:
     if len(items) <= 1:
         return list(items)
     ordered: list[Item] = []
-    for group, overrun in _groups(_bands(items)):
+    groups = _groups(_bands(items))
+    for n, (group, overrun) in enumerate(groups):
         columns = _columns(group, overrun or _gutters(group))
         if len(columns) > 1 and len(columns[0]) < len(group):
             rest = [i for c in columns[1:] for i in c]
             if not rtl and _side_heads(columns[0], rest):
                 ordered.extend(_beside(_xy_cut(columns[0]), _xy_cut(rest)))
                 continue
+            after = groups[n + 1][0] if n + 1 < len(groups) else []
+            tail = [] if rtl else _heads_below(columns, after)
             for column in reversed(columns) if rtl else columns:
                 ordered.extend(_xy_cut(column, rtl))
+            ordered.extend(_xy_cut(tail))
         else:
             ordered.extend(_rows(group, rtl))
     return ordered
+
+
+def _heads_below(columns: list[list[Item]], after: list[Item]) -> list[Item]:
+    """The heads that end a column below the foot of every column after it, taken out
+    of it (`columns` left to right, changed in place), where text across that column's
+    edge follows (`after`: the next group): set where the columns have all ended,
+    narrower than that text and so within the first column's width, such a head heads
+    it (a newsletter's "Remote Vendor" over its full-width text), not the column. A
+    head at a column's foot with its text atop the next column stands above that
+    column's foot; a paper's last page, its second column short, has no text across
+    after its first column's last heads (an appendix's "A.1" goes on in that column)."""
+    lines = [i for column in columns for i in column if i.line is not None]
+    if not lines or not after:
+        return []
+    sizes = sorted(i.line.size for i in lines)
+    head_size = _HEADING_SIZE * sizes[len(sizes) // 2]
+    tail: list[Item] = []
+    for n, column in enumerate(columns[:-1]):
+        later = [i for c in columns[n + 1:] for i in c]
+        foot = max(i.bbox[3] for i in later)
+        heads = [i for i in column if i.bbox[1] > foot and i.line is not None
+                 and i.line.size >= head_size]
+        rest = [i for i in column if i not in heads]
+        edge = max(i.bbox[2] for i in column)
+        if (heads and rest and max(i.bbox[3] for i in rest) <= min(h.bbox[1] for h in heads)
+                and any(a.bbox[0] < edge < a.bbox[2] and a.bbox[1] >= max(h.bbox[3] for h in heads)
+                        for a in after)):
+            tail[:0] = heads
+            column[:] = rest
+    return tail
 
 
 def _side_heads(side: list[Item], rest: list[Item]) -> bool:
