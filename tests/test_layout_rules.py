@@ -933,6 +933,17 @@ def test_page_numbers_of_a_short_document_are_left_out():
     assert any("page numbers included" in w for w in processed.layout.warnings)
 
 
+def test_a_one_page_printouts_page_number_with_the_count_is_left_out():
+    """A browser prints "1 / 1" (or a service "Page 1 of 1") at the foot of a one-page
+    document: a page number with the count of pages, no part of the last chunk."""
+    for folio in ("1 / 1", "Page 1 of 1", "1/1"):
+        def draw(page, folio=folio):
+            _column(page, 72, 540, 100, 400, LOREM * 6)
+            page.insert_text((290, 760), folio, fontsize=8)
+        words = [w.text for w in process_pdf(_pdf(draw), "printout.pdf").layout.words]
+        assert "1" not in words and "1/1" not in words and "Page" not in words, folio
+
+
 def test_a_type_specimen_set_huge_inside_a_manual_heads_nothing():
     """dvips's manual shows what a PostScript special draws: "NEAT" at 100 pt on page
     39. As the largest size of the document it was the H1 over every chunk after it."""

@@ -267,9 +267,10 @@ _BARE_NUMBERS = frozenset({"#", "- # -", "– # –", "(#)", "[#]"})
 _FOLIO_OF = re.compile(r"(?:page\s+)?#\s*(?:/|of)\s*#|" + "|".join(map(re.escape, _BARE_NUMBERS)))
 
 
-# a page number as set in a foot or head: "7", "- 7 -", "(vii)", "Page 7"
-_PAGE_NUMBER = re.compile(r"(?:page\s+)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)]?",
-                          re.IGNORECASE)
+# a page number as set in a foot or head: "7", "- 7 -", "(vii)", "Page 7", and with the
+# count of pages, as a browser prints it: "1/2", "1 / 2", "Page 1 of 2"
+_PAGE_NUMBER = re.compile(r"(?:page\s+)?[-–—(]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})"
+                          r"(?:\s*(?:/|of)\s*\d{1,4})?\s*[-–—)]?", re.IGNORECASE)
 PAGE_NUMBER_FOOT = 0.2  # bottom share of a page where a page number may sit (LaTeX: 0.12)
 PAGE_NUMBER_HEAD = 0.12
 
