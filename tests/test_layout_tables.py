@@ -460,8 +460,9 @@ EXPECTED = {
     "pdfminer__naacl06-shinyama.pdf": [(2, 4, 3), (2, 2, 3), (6, 6, 2), (7, 2, 2), (7, 2, 2),
                                        (7, 11, 2), (8, 17, 3), (8, 10, 3), (8, 8, 3)],
     # Ruled across: the rules take in the header rows over the columns ("Actual",
-    # "Projected") that the whitespace alone left out.
-    "camelot__us-018.pdf": [(1, 58, 11), (2, 58, 10), (3, 58, 5), (4, 32, 7), (5, 29, 4),
+    # "Projected") that the whitespace alone left out. Page 4's caption line "[In
+    # thousands]", centred over a gutter, is its caption's, not a header row.
+    "camelot__us-018.pdf": [(1, 58, 11), (2, 58, 10), (3, 58, 5), (4, 31, 7), (5, 29, 4),
                             (6, 32, 6), (7, 32, 6)],
     "pdfjs__prefilled_f1040.pdf": [],
     "pdfminer__kampo.pdf": [],
@@ -582,3 +583,22 @@ def test_a_justified_paragraph_in_a_tables_cell_stays_that_cell():
     rows = tables[0][1]
     assert [len(r) for r in rows] == [4] * 5
     assert [text for _, text in rows[1][3]] == ["one", "two", "six", "ten"]
+
+
+def test_a_line_set_tight_above_a_table_is_not_its_header():
+    """Above an unruled table's rows stands a line set tight (another table's row, a
+    note "[In thousands]") whose words run over a gutter of the table but for a
+    sliver of three points: a header's cells stand over their columns, so it is no
+    header and stays out of the table."""
+    from visualiser.layout.unruled import unruled_tables
+
+    words = [_unruled_word("a" * 24, 53.0, 86.0, 99, 0), _unruled_word("bbbbb", 200.0, 86.0, 99, 0)]
+    for row in range(5):
+        for column, x in enumerate((50.0, 200.0, 350.0, 500.0, 650.0)):
+            words.append(_unruled_word(f"r{row}c{column}", x, 100.0 + 14 * row,
+                                       10 * row + column, 0))
+    tables = unruled_tables(sorted(words, key=lambda w: w.y))
+    assert len(tables) == 1
+    cells = [text for row in tables[0][1] for cell in row for _, text in cell]
+    assert "a" * 24 not in cells and "bbbbb" not in cells
+    assert len(tables[0][1]) == 5

@@ -41,6 +41,7 @@ _NUMBER = re.compile(r"^[-+−–—(]?[$€£]?[\d.,:%/]+[)%*]?$")  # unless it
 MIN_FILLED_SHARE = 0.5  # of the table's cells hold words
 _BUCKET = 4.0  # points: the gate counts segments per band this high
 MAX_HEADER_ROWS = 4  # lines above a run taken into it as its header
+HEADER_GUTTER = 0.25  # of each gutter's width that a header row leaves free, at least
 MIN_FRAMED_ROWS = 3  # rows between the rules of a table ruled only across (a header, two rows)
 MIN_RULE_EMS = 4.0  # a rule of a table is at least this many word heights long
 
@@ -309,7 +310,7 @@ def _runs(rows: list[_Row], height: float,
         while head - 1 > used and start - head < MAX_HEADER_ROWS:
             above = _near(rows[head - 1], run, height)
             if (above is None or run[0].y0 - above.y1 > 1.5 * height
-                    or len(_narrowed(gutters, above)) < len(gutters)
+                    or not _heads(gutters, above, height)
                     or any(w.line[0] in paragraphs for s in above.segments for w in s.words)):
                 break
             run.insert(0, above)
@@ -338,6 +339,17 @@ def _runs(rows: list[_Row], height: float,
     if run:
         close(len(rows))
     return runs
+
+
+def _heads(gutters: list[Gutter], row: _Row, height: float) -> bool:
+    """Can `row` head the columns that `gutters` part? It crosses none of them, and
+    leaves each of them a part of its width: a header's cells stand over their
+    columns. Another table's rows above, set tight (a gap of a few points between
+    its cells), would leave slivers of a point."""
+    narrowed = _narrowed(gutters, row)
+    return len(narrowed) == len(gutters) and all(
+        n[1] - n[0] >= min(HEADER_GUTTER * (g[1] - g[0]), 0.5 * GAP_EMS * height)
+        for n, g in zip(narrowed, gutters, strict=True))
 
 
 def _first_column(run: list[_Row], originals: list[_Row], height: float
