@@ -38,7 +38,8 @@ def test_a_printed_documents_headings_paragraphs_and_order(printed, name):
     a regulation in three CSS columns (its loose justified lines, one text line per
     word, had made rows of a table across the columns), a two-column paper whose
     paragraph goes on in the next column after a full stop, a report, a handbook
-    with a figure floated beside its prose, an Arabic article."""
+    with a photo floated beside its prose, an Arabic article, a newsletter whose head
+    under its first column heads the full-width text below the columns."""
     chunks = _chunks(printed / f"{name}.pdf")
     headings, whole, order = structure((printed / f"{name}.md").read_text(encoding="utf-8"),
                                        chunks)

@@ -200,7 +200,7 @@ def _rows(segments: list[_Segment], text_width: float | None = None) -> list[_Ro
     for s in segments:
         if len(s.words) >= JUSTIFIED_WORDS:
             tight.setdefault(s.words[0].line[0], []).append(s)
-    rows = []
+    rows: list[_Row] = []
     for group in grouped:
         row = _Row()
         for s in _justified(sorted(group, key=lambda s: s.x0), tight):
@@ -211,7 +211,7 @@ def _rows(segments: list[_Segment], text_width: float | None = None) -> list[_Ro
     return rows
 
 
-JUSTIFIED_WORDS = 4  # one-word segments in a row, evenly spaced, that make a line of prose
+JUSTIFIED_WORDS = 4  # words of a justified line split one to a segment; of a line set tight
 JUSTIFIED_SPREAD = 0.25  # word heights: how much the spaces of a justified line differ
 
 
