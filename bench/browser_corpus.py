@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import random
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,11 +37,8 @@ _AR_VERBS = "تدعم تراجع تنشر تطور تقدم تحدد تنظم ت
 _AR_PREPOSITIONS = "في من إلى على مع عن".split()
 
 
-class ArabicProse:
+class ArabicProse(Prose):
     """Arabic sentences from a small grammar (agreement aside), seeded."""
-
-    def __init__(self, seed: int) -> None:
-        self.random = random.Random(seed)
 
     def sentence(self) -> str:
         r = self.random
@@ -54,11 +50,9 @@ class ArabicProse:
             words += ["خلال", "الفترة", f"({r.randint(2000, 2020)} - {r.randint(2021, 2030)})"]
         return " ".join(words) + "."
 
-    def paragraph(self, sentences: int) -> str:
-        return " ".join(self.sentence() for _ in range(sentences))
-
-    def title(self) -> str:
-        return f"{self.random.choice(_AR_NOUNS)} {self.random.choice(_AR_ADJECTIVES)}"
+    def title(self, words: int = 2) -> str:
+        return " ".join([self.random.choice(_AR_NOUNS)]
+                        + [self.random.choice(_AR_ADJECTIVES) for _ in range(words - 1)])
 
 
 @dataclass
