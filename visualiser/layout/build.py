@@ -807,6 +807,7 @@ def _usual_left(items: list[Item]) -> float | None:
     return float(min(shared)) if shared else None
 
 
+_SUBSECTION_MARK = re.compile(r"\((?:\d{1,3}|[a-z]{1,2}|[ivx]{1,5})\)\s")  # "(d) ", "(iv) "
 WRAP_BLOCKS = 4  # a floated picture, its caption, its labels: what text wraps round
 MAX_TITLE_WORDS = 12  # a title set over several wide-spaced lines, at most
 INDENT_EMS = (0.6, 5.0)  # a paragraph's first line is indented by this much (1-3 em usually)
@@ -842,8 +843,12 @@ def _indented_start(previous: RawLine, line: RawLine, after: RawLine | None,
         end, own_end = previous.bbox[2], line.bbox[2]
         full = max(line.bbox[2], after.bbox[2], reach[1])
     em = line.size or 1.0
+    # a line ending at the margin may end its paragraph by chance; an indented "(d)"
+    # under it opens the next one (a regulation's subsections), no hanging indent's
+    # next line
+    short = end < full - 0.3 * em or bool(_SUBSECTION_MARK.match(line.text))
     if not (INDENT_EMS[0] * em <= start - margin <= INDENT_EMS[1] * em
-            and abs(back - margin) < 0.3 * em and end < full - 0.3 * em):
+            and abs(back - margin) < 0.3 * em and short):
         return False
     return _ends_sentence(previous) and not (own_end < full - 0.3 * em and _ends_sentence(line))
 
