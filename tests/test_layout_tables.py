@@ -16,6 +16,7 @@ import pytest
 
 from visualiser.layout.pages import read_page
 from visualiser.layout.tables import find_tables
+from visualiser.layout.unruled import Word, unruled_tables
 from visualiser.pipeline import chunk_report, process_pdf
 
 REPO = Path(__file__).resolve().parents[1]
@@ -550,9 +551,7 @@ def test_table_files_every_word_stored_about_once(name: str):
     assert stored / total <= 1.25
 
 
-def _unruled_word(text: str, x0: float, y0: float, block: int, line: int):
-    from visualiser.layout.unruled import Word
-
+def _unruled_word(text: str, x0: float, y0: float, block: int, line: int) -> Word:
     box = (x0, y0, x0 + 6.0 * len(text), y0 + 10.0)
     return Word((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box, (box, text), (block, line))
 
@@ -562,8 +561,6 @@ def test_a_justified_paragraph_in_a_tables_cell_stays_that_cell():
     loose line comes as one text line per word, evenly spaced, under a line of the
     same width set tight. Made one again, that line is one cell's text, and the table
     keeps its four columns."""
-    from visualiser.layout.unruled import unruled_tables
-
     words = []
     for row in range(5):
         y = 100.0 + 14 * row
@@ -590,8 +587,6 @@ def test_a_line_set_tight_above_a_table_is_not_its_header():
     note "[In thousands]") whose words run over a gutter of the table but for a
     sliver of three points: a header's cells stand over their columns, so it is no
     header and stays out of the table."""
-    from visualiser.layout.unruled import unruled_tables
-
     words = [_unruled_word("a" * 24, 53.0, 86.0, 99, 0), _unruled_word("bbbbb", 200.0, 86.0, 99, 0)]
     for row in range(5):
         for column, x in enumerate((50.0, 200.0, 350.0, 500.0, 650.0)):

@@ -635,6 +635,8 @@ class _Builder:
         a web page's floated photo). The text wraps round them, and its first line
         below them runs on under them (left to right only)."""
         blocks = self.layout.blocks
+        if len(blocks) < 2 or right_to_left((self.layout.line_text(first_line),)):
+            return None
         first = self.layout.lines[first_line].bbox
         height = first[3] - first[1]
         for n in range(len(blocks) - 2, max(-1, len(blocks) - 2 - WRAP_BLOCKS), -1):
@@ -651,7 +653,6 @@ class _Builder:
                     and 0 <= first[1] - end[3] < min(self.line_gap + 0.3 * height, height)
                     and abs(first[0] - before.bbox[0]) < 0.5 * height
                     and first[2] > before.bbox[2] + 2 * height
-                    and not right_to_left((self.layout.line_text(first_line),))
                     and all(b.bbox[0] >= before.bbox[2] - 1.0 and b.bbox[3] <= first[1] + 1.0
                             for b in beside)):
                 return n

@@ -310,7 +310,7 @@ def _runs(rows: list[_Row], height: float,
         while head - 1 > used and start - head < MAX_HEADER_ROWS:
             above = _near(rows[head - 1], run, height)
             if (above is None or run[0].y0 - above.y1 > 1.5 * height
-                    or not _heads(gutters, above, height)
+                    or not _can_head(gutters, above, height)
                     or any(w.line[0] in paragraphs for s in above.segments for w in s.words)):
                 break
             run.insert(0, above)
@@ -341,7 +341,7 @@ def _runs(rows: list[_Row], height: float,
     return runs
 
 
-def _heads(gutters: list[Gutter], row: _Row, height: float) -> bool:
+def _can_head(gutters: list[Gutter], row: _Row, height: float) -> bool:
     """Can `row` head the columns that `gutters` part? It crosses none of them, and
     leaves each of them a part of its width: a header's cells stand over their
     columns. Another table's rows above, set tight (a gap of a few points between
