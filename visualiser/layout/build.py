@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
+from collections.abc import Iterable
 from dataclasses import replace
 from itertools import repeat
+from typing import NamedTuple
 
 import numpy
 
@@ -191,18 +193,86 @@ _OPENS_BODY = re.compile(r"(abstract|summary|introduction|contents)\b|\d+(\.\d+)
                          re.IGNORECASE)
 
 
-def _usual_line_gap(pages: list[PageRead]) -> float:
+class Spacing(NamedTuple):
+    """The usual gap between the lines of a paragraph, and the loose one of a
+    document whose lines are set a line's height apart or more: double-spaced, or in a
+    font whose lines stand farther apart than its glyphs' box says (Amiri in a word
+    processor: boxes 14 pt tall, 28 pt apart). Elsewhere a gap of a whole line is a
+    blank line. `measure`: per size class, the width of the document's full lines."""
+
+    gap: float
+    loose: float | None = None
+    measure: dict[float, float] = {}
+
+    def full(self, line: RawLine) -> bool:
+        """Does `line` run (nearly) the width of the document's full lines in its type:
+        a line broken to carry its sentence on, no label or list entry?"""
+        return (line.bbox[2] - line.bbox[0]
+                >= _FULL * self.measure.get(size_class(line.size), float("inf")))
+
+    def within(self, gap: float, height: float, full: bool = False) -> bool:
+        """Is `gap`, under a line `height` tall, the spacing inside a paragraph? A
+        loose gap holds only under a `full` line: under a short one (a label, a
+        list's entry), a line's height apart, the next line is the next entry."""
+        if self.loose is not None and full:
+            return -height < gap < self.loose + 0.3 * height
+        return -height < gap < min(self.gap + 0.3 * height, height)
+
+
+def _usual_line_gap(pages: list[PageRead]) -> Spacing:
     """The most common gap between a line and the next line of the same style right
-    below it: the spacing inside a paragraph. Paragraph breaks are wider than that."""
+    below it: the spacing inside a paragraph. Paragraph breaks are wider than that.
+    Gaps as tall as a line count only where they are most of the evidence: between a
+    full line that carries its sentence on and the next (a blank line can follow a
+    heading or a paragraph's end, not a sentence broken at the line's end)."""
+    widths: dict[float, list[float]] = {}
+    for page in pages:
+        for item in page.items:
+            if item.line is not None:
+                box = item.line.bbox
+                widths.setdefault(size_class(item.line.size), []).append(box[2] - box[0])
+    # nine lines in ten are at most this wide: the full measure, not an overfull line;
+    # a type set in a few lines (a label, a signature's "Chair") has none
+    measure = {size: sorted(w)[int(0.9 * (len(w) - 1))] for size, w in widths.items()
+               if len(w) >= _MEASURED_LINES}
     gaps: Counter[float] = Counter()
+    loose: list[float] = []
+    spacing = Spacing(0.0, measure=measure)
     for page in pages:
         lines = [i.line for i in page.items if i.line is not None]
         for above, below in zip(lines, lines[1:], strict=False):
             height = above.bbox[3] - above.bbox[1]
             gap = below.bbox[1] - above.bbox[3]
-            if size_class(above.size) == size_class(below.size) and -height < gap < height:
+            if size_class(above.size) != size_class(below.size):
+                continue
+            if -height < gap < height:
                 gaps[round(gap * 2) / 2] += 1
-    return gaps.most_common(1)[0][0] if gaps else 0.0
+            elif (height <= gap < _LOOSE_GAP * height and not _ends_sentence(above)
+                  and not below.text[:1].isupper()  # the sentence goes on
+                  and len(above.words) >= _PROSE_WORDS and spacing.full(above)):
+                loose.append(gap)
+    usual = gaps.most_common(1)[0][0] if gaps else 0.0
+    if len(loose) > max(gaps.total(), _LOOSE_EVIDENCE):
+        return Spacing(usual, sorted(loose)[len(loose) // 2], measure)
+    return Spacing(usual, None, measure)
+
+
+def _opens_bracket(texts: Iterable[str]) -> bool:
+    """Do `texts` leave a bracket open? A list item cannot start inside one."""
+    depth = 0
+    for text in texts:
+        depth += text.count("(") - text.count(")")
+    return depth > 0
+
+
+_DASHES = frozenset({"-", "–", "—"})
+_LOOSE_GAP = 2.0  # lines of a paragraph are at most this many of their heights apart
+# pairs of lines of prose (words in a line, at least) that say so, at least: a
+# figure's few labels are no paragraph
+_LOOSE_EVIDENCE = 5
+_PROSE_WORDS = 4
+_MEASURED_LINES = 20
+_FULL = 0.8  # of the full measure: a line broken to carry its sentence on
 
 
 # question and answer in a typewritten transcript: speakers, not a lettered list
@@ -221,13 +291,13 @@ _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 class _Builder:
-    def __init__(self, style: DocumentStyle, line_gap: float) -> None:
+    def __init__(self, style: DocumentStyle, spacing: Spacing) -> None:
         self.layout = Layout(pages=[])
         self.style = style
         # this page's lines as read (their style), and those whose kind an engine decided
         self.raw: dict[int, RawLine] = {}
         self.engine_kind: set[int] = set()
-        self.line_gap = line_gap
+        self.spacing = spacing
         self.page = 0
         self.matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.previous_table: Block | None = None  # the last block so far, if a table
@@ -334,6 +404,11 @@ class _Builder:
             line_kind, line_level = self._classify(raw, item)
             if after_bullet:
                 line_kind, line_level, after_bullet = "list_item", 0, False
+            elif (line_kind == "list_item" and kind == "paragraph" and group
+                  and raw.words[0][1] in _DASHES and _opens_bracket(
+                      self.raw[i].text for i in group)):
+                # "(2010" / "- 2021)": a range broken at the dash, no dash-led item
+                line_kind = "paragraph"
             runs_on = (kind == "paragraph" and item.role is None and last is not None
                        and bool(group) and _caption_runs_on(self.raw[group[0]], last, raw))
             if runs_on:
@@ -352,8 +427,8 @@ class _Builder:
                 )
                 joins = runs_on or (
                     same_block and last is not None and (item.role in ("note", "label")) == note
-                    and _continues(last, raw, self.line_gap, opening=len(group) == 1,
-                                   margin=margin)
+                    and _continues(last, raw, self.spacing, opening=len(group) == 1,
+                                   margin=margin, full=self.spacing.full(last))
                     and not (kind == "paragraph" and line_kind == "paragraph"
                              and margin is None
                              and (_indented_start(last, raw, _next_line(read.items, index),
@@ -476,8 +551,13 @@ class _Builder:
     def _title_goes_on(self, before: Block, level: int, line_ids: list[int]) -> bool:
         """Is a level-1 heading of a few words, right under the level-1 heading
         `before` (less than three of its lines apart, nothing between, overlapping it
-        across), the next line of one title set with wide spacing?"""
-        if before.kind != "heading" or before.level != 1 or level != 1:
+        across), the next line of one title set with wide spacing? Only in type
+        larger than the text's: bold lines in the text's own size, a line apart (a
+        transcript's "TRANSCRIPT OF PROCEEDINGS" over "DIRECT EXAMINATION OF …", its
+        lines double-spaced), are headings one over the other."""
+        if (before.kind != "heading" or before.level != 1 or level != 1
+                or (line_ids[0] in self.raw
+                    and size_class(self.raw[line_ids[0]].size) <= self.style.body + 0.5)):
             return False
         first = self.layout.lines[line_ids[0]].bbox
         above = self.layout.lines[before.line_ids[-1]].bbox
@@ -650,7 +730,7 @@ class _Builder:
             if (self._continues_text(before, first_line)  # no full stop, then lower case
                     # a picture or table (an index's next column is no float)
                     and any(b.kind in ("image", "table") for b in beside)
-                    and 0 <= first[1] - end[3] < min(self.line_gap + 0.3 * height, height)
+                    and 0 <= first[1] - end[3] and self.spacing.within(first[1] - end[3], height)
                     and abs(first[0] - before.bbox[0]) < 0.5 * height
                     and first[2] > before.bbox[2] + 2 * height
                     and all(b.bbox[0] >= before.bbox[2] - 1.0 and b.bbox[3] <= first[1] + 1.0
@@ -881,13 +961,14 @@ def _ends_in_capitals(previous: RawLine, line: RawLine) -> bool:
             and not looks_like_heading(previous.text))
 
 
-def _continues(previous: RawLine, line: RawLine, line_gap: float, opening: bool = False,
-               margin: float | None = None) -> bool:
+def _continues(previous: RawLine, line: RawLine, spacing: Spacing, opening: bool = False,
+               margin: float | None = None, full: bool = False) -> bool:
     """Is `line` the next line of the same paragraph (or list item, heading, code)?
-    `line_gap` is the document's usual spacing between the lines of a paragraph;
+    `spacing` is the document's usual spacing between the lines of a paragraph;
     `opening`: `previous` is the first line of its paragraph; `margin`: the left edge
     of a typewritten page (a transcript), whose paragraphs start with a line indented
-    from it and no space above it."""
+    from it and no space above it; `full`: `previous` runs as wide as its page's
+    widest lines (`Spacing.within`)."""
     if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
     if ENTRY_END.search(previous.text):
@@ -913,5 +994,5 @@ def _continues(previous: RawLine, line: RawLine, line_gap: float, opening: bool 
                    or (opening and margin is not None
                        and 0 < previous.bbox[0] - line.bbox[0] <= 8 * line.size))
     # loosely set text (a gap of most of a line) still holds paragraphs together; a
-    # whole blank line is a break whatever the document's usual spacing
-    return -height < gap < min(line_gap + 0.3 * height, height) and same_column
+    # whole blank line is a break, unless the document's lines are that far apart
+    return spacing.within(gap, height, full) and same_column
