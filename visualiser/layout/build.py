@@ -267,11 +267,11 @@ def _opens_bracket(texts: Iterable[str]) -> bool:
 
 _DASHES = frozenset({"-", "–", "—"})
 _LOOSE_GAP = 2.0  # lines of a paragraph are at most this many of their heights apart
-# pairs of lines of prose (words in a line, at least) that say so, at least: a
-# figure's few labels are no paragraph
+# a loose gap needs more than this many pairs of full lines of prose (this many words
+# or more) to say so: a figure's few labels are no paragraph
 _LOOSE_EVIDENCE = 5
 _PROSE_WORDS = 4
-_MEASURED_LINES = 20
+_MEASURED_LINES = 20  # a type has a full measure when set in this many lines or more
 _FULL = 0.8  # of the full measure: a line broken to carry its sentence on
 
 
@@ -967,8 +967,8 @@ def _continues(previous: RawLine, line: RawLine, spacing: Spacing, opening: bool
     `spacing` is the document's usual spacing between the lines of a paragraph;
     `opening`: `previous` is the first line of its paragraph; `margin`: the left edge
     of a typewritten page (a transcript), whose paragraphs start with a line indented
-    from it and no space above it; `full`: `previous` runs as wide as its page's
-    widest lines (`Spacing.within`)."""
+    from it and no space above it; `full`: `previous` runs the width of the
+    document's full lines (`Spacing.full`), so a loose gap may follow it."""
     if line.mono != previous.mono or line.bold != previous.bold or CAPTION.match(line.text):
         return False
     if ENTRY_END.search(previous.text):
