@@ -55,26 +55,7 @@ _STYLES = """
  <style:text-properties style:font-name="Liberation Sans" fo:font-size="20pt" fo:font-weight="bold"
   style:font-size-complex="20pt" style:font-weight-complex="bold"/>
 </style:style>
-<style:style style:name="Heading_20_1" style:display-name="Heading 1" style:family="paragraph"
- style:parent-style-name="Standard" style:default-outline-level="1">
- <style:paragraph-properties fo:margin-top="14pt" fo:margin-bottom="6pt"
-  fo:keep-with-next="always"/>
- <style:text-properties style:font-name="Liberation Sans" fo:font-size="15pt" fo:font-weight="bold"
-  style:font-size-complex="16pt" style:font-weight-complex="bold"/>
-</style:style>
-<style:style style:name="Heading_20_2" style:display-name="Heading 2" style:family="paragraph"
- style:parent-style-name="Standard" style:default-outline-level="2">
- <style:paragraph-properties fo:margin-top="10pt" fo:margin-bottom="4pt"
-  fo:keep-with-next="always"/>
- <style:text-properties style:font-name="Liberation Sans" fo:font-size="12.5pt"
-  fo:font-weight="bold"
-  style:font-size-complex="13pt" style:font-weight-complex="bold"/>
-</style:style>
-<style:style style:name="Heading_20_3" style:display-name="Heading 3" style:family="paragraph"
- style:parent-style-name="Standard" style:default-outline-level="3">
- <style:paragraph-properties fo:margin-top="6pt" fo:margin-bottom="2pt" fo:keep-with-next="always"/>
- <style:text-properties fo:font-weight="bold" style:font-weight-complex="bold"/>
-</style:style>
+{headings}
 <style:style style:name="Caption" style:family="paragraph" style:parent-style-name="Standard">
  <style:paragraph-properties fo:margin-top="4pt" fo:margin-bottom="8pt"/>
  <style:text-properties fo:font-size="9pt" fo:font-style="italic"/>
@@ -95,40 +76,57 @@ _STYLES = """
 <style:style style:name="Cell" style:family="paragraph" style:parent-style-name="Standard"/>
 """
 
+
+
+def _heading_style(level: int, above: str, below: str, size: str = "",
+                   complex_size: str = "") -> str:
+    """Writer's "Heading N": bold, kept with the next paragraph; in Liberation Sans at
+    `size` (Arabic at `complex_size`), or in the text's font and size when none."""
+    font = (f'style:font-name="Liberation Sans" fo:font-size="{size}" '
+            f'style:font-size-complex="{complex_size}" ' if size else "")
+    return (f'<style:style style:name="Heading_20_{level}" style:display-name="Heading {level}"'
+            ' style:family="paragraph" style:parent-style-name="Standard"'
+            f' style:default-outline-level="{level}">'
+            f'<style:paragraph-properties fo:margin-top="{above}" fo:margin-bottom="{below}"'
+            ' fo:keep-with-next="always"/>'
+            f'<style:text-properties {font}fo:font-weight="bold"'
+            ' style:font-weight-complex="bold"/></style:style>\n')
+
+
+_HEADINGS = (_heading_style(1, "14pt", "6pt", "15pt", "16pt")
+             + _heading_style(2, "10pt", "4pt", "12.5pt", "13pt") + _heading_style(3, "6pt", "2pt"))
+
+
+def _label(indent_cm: float) -> str:
+    """A list level's label (a bullet, a number) hanging `indent_cm` left of its text,
+    followed by a tab, as Word and Writer set them."""
+    return ('<style:list-level-properties text:list-level-position-and-space-mode='
+            '"label-alignment"><style:list-level-label-alignment text:label-followed-by='
+            f'"listtab" text:list-tab-stop-position="{indent_cm}cm" fo:text-indent='
+            f'"-{indent_cm}cm" fo:margin-left="{indent_cm}cm"/></style:list-level-properties>')
+
+
 # Heading numbers from the outline ("2", "2.1"), set as a label and a tab before the
 # title as Word and Writer do: the number is a run of its own.
-_OUTLINE = """
+_OUTLINE = f"""
 <text:outline-style style:name="Outline">
- <text:outline-level-style text:level="1" style:num-format="{fmt}" style:num-suffix="">
-  <style:list-level-properties text:list-level-position-and-space-mode="label-alignment">
-   <style:list-level-label-alignment text:label-followed-by="listtab"
-    text:list-tab-stop-position="0.9cm" fo:text-indent="-0.9cm" fo:margin-left="0.9cm"/>
-  </style:list-level-properties>
+ <text:outline-level-style text:level="1" style:num-format="{{fmt}}" style:num-suffix="">
+  {_label(0.9)}
  </text:outline-level-style>
- <text:outline-level-style text:level="2" style:num-format="{fmt}" text:display-levels="2">
-  <style:list-level-properties text:list-level-position-and-space-mode="label-alignment">
-   <style:list-level-label-alignment text:label-followed-by="listtab"
-    text:list-tab-stop-position="1.1cm" fo:text-indent="-1.1cm" fo:margin-left="1.1cm"/>
-  </style:list-level-properties>
+ <text:outline-level-style text:level="2" style:num-format="{{fmt}}" text:display-levels="2">
+  {_label(1.1)}
  </text:outline-level-style>
 </text:outline-style>
 """
 
-_LISTS = """
+_LISTS = f"""
 <text:list-style style:name="Bullets">
- <text:list-level-style-bullet text:level="1" text:bullet-char="•">
-  <style:list-level-properties text:list-level-position-and-space-mode="label-alignment">
-   <style:list-level-label-alignment text:label-followed-by="listtab"
-    text:list-tab-stop-position="0.63cm" fo:text-indent="-0.63cm" fo:margin-left="0.63cm"/>
-  </style:list-level-properties>
+ <text:list-level-style-bullet text:level="1" text:bullet-char="•">{_label(0.63)}
  </text:list-level-style-bullet>
 </text:list-style>
 <text:list-style style:name="Numbers">
  <text:list-level-style-number text:level="1" style:num-format="1" style:num-suffix=".">
-  <style:list-level-properties text:list-level-position-and-space-mode="label-alignment">
-   <style:list-level-label-alignment text:label-followed-by="listtab"
-    text:list-tab-stop-position="0.63cm" fo:text-indent="-0.63cm" fo:margin-left="0.63cm"/>
-  </style:list-level-properties>
+  {_label(0.63)}
  </text:list-level-style-number>
 </text:list-style>
 <style:style style:name="Ruled" style:family="table">
@@ -139,7 +137,7 @@ _LISTS = """
  <style:table-cell-properties fo:border="0.5pt solid #000000" fo:padding="0.08cm"/>
 </style:style>
 <style:style style:name="Picture" style:family="graphic">
- <style:graphic-properties style:wrap="{wrap}" style:horizontal-pos="right"
+ <style:graphic-properties style:wrap="none" style:horizontal-pos="right"
   style:horizontal-rel="paragraph" fo:margin-left="0.3cm" fo:margin-bottom="0.2cm"/>
 </style:style>
 """
@@ -161,7 +159,6 @@ class Document:
     footer: str = "Page <text:page-number/> of <text:page-count/>"
     line_numbers: bool = False
     rtl: bool = False
-    wrap: str = "none"  # how text flows round a picture: "none" or "right"/"left"
     styles: str = ""  # more paragraph styles
     title: list[str] = field(default_factory=list)
     body: list[str] = field(default_factory=list)
@@ -221,8 +218,8 @@ class Document:
                     for c in row) + "</table:table-row>" for row in cells) + "</table:table>")
 
     def picture(self, caption: str, width_cm: float = 7.0, height_cm: float = 4.5) -> None:
-        """A raster picture anchored to the paragraph that follows (wrapped as `wrap`
-        says), and its caption under it."""
+        """A raster picture anchored in its caption's paragraph, above the caption,
+        with no text beside it."""
         data = _PICTURE.split(",", 1)[1]
         frame = (f'<draw:frame draw:style-name="Picture" text:anchor-type="paragraph" '
                  f'svg:width="{width_cm}cm" svg:height="{height_cm}cm">'
@@ -236,7 +233,8 @@ class Document:
         styles = _STYLES.format(mode="rl-tb" if self.rtl else "lr-tb", font=self.font,
                                 size=self.size, complex_font=complex_font,
                                 lang="ar" if self.rtl else "en", gap=self.gap,
-                                indent=self.indent, leading=self.leading)
+                                indent=self.indent, leading=self.leading,
+                                headings=_HEADINGS)
         outline = _OUTLINE.format(fmt="1" if self.numbered else "")
         numbering = ('<text:linenumbering-configuration text:number-lines="true" '
                      'text:increment="1" text:offset="0.6cm" style:num-format="1" '
@@ -275,7 +273,7 @@ class Document:
   <style:section-properties><style:columns fo:column-count="{self.columns}"
    fo:column-gap="0.5cm"/></style:section-properties>
  </style:style>
- {_LISTS.format(wrap=self.wrap)}
+ {_LISTS}
 </office:automatic-styles>
 <office:master-styles>
  <style:master-page style:name="Standard" style:page-layout-name="Page">{header}{footer}
@@ -403,6 +401,10 @@ def build(docs: list[Document], out: Path) -> None:
         subprocess.run([SOFFICE, f"-env:UserInstallation=file://{tmp}/profile", "--headless",
                         "--convert-to", "pdf", "--outdir", str(out), *sources],
                        check=True, capture_output=True, timeout=300)
+    # soffice exits 0 on a file it cannot read, and writes nothing for it
+    missing = [doc.name for doc in docs if not (out / f"{doc.name}.pdf").exists()]
+    if missing:
+        raise RuntimeError(f"LibreOffice exported no PDF for {', '.join(missing)}")
 
 
 def main() -> None:
