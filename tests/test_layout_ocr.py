@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy
 import pymupdf
 import pytest
 
@@ -205,7 +206,8 @@ def test_a_line_read_at_low_confidence_is_never_a_heading():
                 "height": str(height), "conf": conf, "text": text}
     rows = [row("1", 100, "内在的区从全", "31", height=176), row("1", 200, "也于是经对", "39", 176),
             row("2", 100, "现在我们进一步", "91"), row("2", 200, "考察这个问题。", "88")]
-    lines, confidences, doubtful = ocr._lines(rows, 200 / 72)
+    blank = numpy.full((1000, 1000), 255, dtype=numpy.uint8)  # the page: no ink needed here
+    lines, confidences, doubtful = ocr._lines(rows, 200 / 72, blank)
     assert len(lines) == 2 and doubtful == {0}
     assert confidences == [31.0, 39.0, 91.0, 88.0]
 

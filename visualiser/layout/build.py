@@ -29,6 +29,7 @@ from visualiser.layout.headings import (
     refine,
     size_class,
 )
+from visualiser.layout.ink import common_sizes
 from visualiser.layout.items import Item, PageRead, RawLine, WordBox
 from visualiser.layout.lines import (
     RUNNING_MARGIN,
@@ -62,6 +63,7 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 
 def build_layout(pages: list[PageRead]) -> Layout:
+    common_sizes([i.line for page in pages if page.ocr for i in page.items if i.line is not None])
     numbered = drop_line_numbers(pages)
     dropped = (drop_running_lines(pages) + drop_folio_lines(pages) + drop_section_marks(pages)
                + drop_page_numbers(pages))

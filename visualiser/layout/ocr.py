@@ -33,9 +33,11 @@ import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import numpy
 import pymupdf
 
 from visualiser.geometry import BBox, union
+from visualiser.layout import ink
 from visualiser.layout.engines import LayoutOptions
 from visualiser.layout.items import RawLine, WordBox
 from visualiser.layout.scripts import join_wide_words
@@ -184,7 +186,7 @@ def ocr_zoom(rect: pymupdf.Rect) -> float:
     return min(zoom, math.sqrt(MAX_PIXELS / area))
 
 
-def _matrix(page: pymupdf.Page, zoom: float, turn: int) -> tuple[pymupdf.Pixmap, tuple]:
+def _matrix(page: pymupdf.Page, zoom: float, turn: float) -> tuple[pymupdf.Pixmap, tuple]:
     """The page rendered turned `turn`° clockwise, and the matrix from that rendering's
     space (pixels / zoom, in points) back onto the page as displayed."""
     render = pymupdf.Matrix(zoom, zoom).prerotate(turn)
@@ -197,8 +199,15 @@ def _matrix(page: pymupdf.Page, zoom: float, turn: int) -> tuple[pymupdf.Pixmap,
 def _read(page: pymupdf.Page, zoom: float, turn: int, languages: str,
           as_shown: tuple[pymupdf.Pixmap, tuple] | None = None) -> OcrPage:
     pix, matrix = as_shown if turn == 0 and as_shown else _matrix(page, zoom, turn)
+    grey = _grey(pix)
+    slope = ink.skew(grey)
+    if slope:
+        # straightened: fed crooked, its columns' gutters slant, and its words' ink
+        # grows taller by their width
+        pix, matrix = _matrix(page, zoom, turn - slope)
+        grey = _grey(pix)
     rows, error = _tesseract_tsv(pix.tobytes("png"), languages)
-    lines, confidences, doubtful = _lines(rows, zoom)
+    lines, confidences, doubtful = _lines(rows, zoom, grey)
     confidence = sum(confidences) / len(confidences) if confidences else None
     return OcrPage(lines, matrix, pix.width / zoom, turn, confidence, languages, error=error,
                    doubtful=doubtful)
@@ -264,12 +273,18 @@ def _tesseract_tsv(png: bytes, languages: str) -> tuple[list[dict[str, str]], st
     return list(reader), None
 
 
-def _lines(rows: list[dict[str, str]], zoom: float
+def _grey(pix: pymupdf.Pixmap) -> numpy.ndarray:
+    """A grey rendering's pixels, row by row."""
+    return numpy.frombuffer(pix.samples, numpy.uint8).reshape(pix.height, pix.width)
+
+
+def _lines(rows: list[dict[str, str]], zoom: float, grey: numpy.ndarray
            ) -> tuple[list[RawLine], list[float], set[int]]:
-    """TSV word rows (level 5) → lines in Tesseract's reading order, in points; the
-    words' confidences; and the lines whose words' mean confidence is low (misread:
-    on a page that reads well as a whole, such a line, its box often stretched
-    tall by a rule or a speck beside it, was taken for a heading)."""
+    """TSV word rows (level 5) → lines in Tesseract's reading order, in points, with
+    the size and weight their ink shows (`ink.py`); the words' confidences; and the
+    lines whose words' mean confidence is low (misread: on a page that reads well as
+    a whole, such a line, its box often stretched tall by a rule or a speck beside
+    it, was taken for a heading)."""
     by_line: dict[tuple[str, str, str], list[WordBox]] = {}
     heights: dict[tuple[str, str, str], float] = {}
     line_confidences: dict[tuple[str, str, str], list[float]] = {}
@@ -295,14 +310,21 @@ def _lines(rows: list[dict[str, str]], zoom: float
             continue
         confidences.append(confidence)
         line_confidences.setdefault(key, []).append(confidence)
-    lines = []
     doubtful: set[int] = set()
+    found: list[tuple[BBox, list[WordBox], float]] = []
+    paragraphs: list[tuple[str, str]] = []  # Tesseract's (block, paragraph) of each line
     for key, words in by_line.items():
         bbox = union(b for b, _ in words)
-        # a line box spans ascenders to descenders: about 1.2 times the type size
-        size = heights.get(key, bbox[3] - bbox[1]) / 1.2
+        size = ink.type_size(words, heights.get(key, bbox[3] - bbox[1]), grey, zoom)
         mine = line_confidences.get(key)
         if mine and sum(mine) / len(mine) < LOW_CONFIDENCE:
-            doubtful.add(len(lines))
-        lines.append(RawLine(bbox, join_wide_words(words, size), size, False, False))
+            doubtful.add(len(found))
+        found.append((bbox, words, size))
+        paragraphs.append(key[:2])
+    counts = [len(words) for _, words, _ in found]
+    sizes = ink.steady_sizes([size for _, _, size in found], counts, paragraphs)
+    bold = ink.bold_lines([ink.stroke(grey, [b for b, _ in words], zoom) for _, words, _ in found],
+                          sizes, counts, zoom)
+    lines = [RawLine(ink.line_box(bbox, size), join_wide_words(words, size), size, heavy, False)
+             for (bbox, words, _), size, heavy in zip(found, sizes, bold, strict=True)]
     return lines, confidences, doubtful
