@@ -2,12 +2,12 @@
 size and weight of the type come from the ink (`layout/ink.py`), not from fonts.
 
 The documents are the ones a word processor exported (`bench/office_corpus.py`),
-rasterised as a scanner would give them: grey, slightly blurred, fed a little crooked.
+rasterised as a scanner would give them (`bench/scanned_corpus.py`): grey, slightly
+blurred, fed a little crooked.
 Scored against their groundtruth as the exported PDFs are (`bench/scores.py`)."""
 
 from __future__ import annotations
 
-import io
 import shutil
 import sys
 from pathlib import Path
@@ -16,7 +16,7 @@ import numpy
 import pymupdf
 import pytest
 from conftest import _unavailable
-from PIL import Image, ImageFilter
+from PIL import Image
 
 from visualiser.layout import ink
 from visualiser.layout.ocr import ocr_available
@@ -25,27 +25,12 @@ from visualiser.pipeline import chunk_report, process_pdf
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "bench"))
 from office_corpus import DOCUMENTS, build  # noqa: E402
+from scanned_corpus import scanned  # noqa: E402
 from scores import structure  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not ocr_available(), reason="tesseract is not installed")
 SCANNED = ("office_report", "office_regulation_3col", "office_handbook_2col",
            "office_transcript")
-
-
-def scanned(pdf: bytes, dpi: int, tilt: float) -> bytes:
-    """`pdf` as a scan: each page an image at `dpi`, turned `tilt` degrees
-    anticlockwise, blurred a little, without a text layer."""
-    source, scan = pymupdf.open(stream=pdf), pymupdf.open()
-    for page in source:
-        pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
-        image = Image.frombytes("L", (pix.width, pix.height), pix.samples)
-        image = image.rotate(tilt, resample=Image.BICUBIC, fillcolor=255)
-        image = image.filter(ImageFilter.GaussianBlur(0.6))
-        png = io.BytesIO()
-        image.save(png, "PNG")
-        scan.new_page(width=page.rect.width, height=page.rect.height).insert_image(
-            page.rect, stream=png.getvalue())
-    return scan.tobytes()
 
 
 @pytest.fixture(scope="module")

@@ -50,7 +50,6 @@ SAME_SIZE = 0.08  # sizes so near the body's are the body's: measuring ink, capi
 # read a few per cent smaller than lowercase with ascenders, and a pixel is 4 % of a
 # 9-point word's height at 200 dpi
 ONE_WORD = 0.2
-REGULAR_STROKE = 0.11  # of the size: a regular face's, for a page with too few lines
 INK = 128  # grey level under which a pixel is ink, for the strokes and the lines
 FAINT = 160  # ... and for how far the ink reaches
 
@@ -180,12 +179,16 @@ def common_sizes(lines: list[RawLine]) -> None:
 def bold_lines(strokes: list[float | None], sizes: list[float], word_counts: list[int],
                zoom: float) -> list[bool]:
     """Which lines of a page are bold: their stroke for their size is `BOLD` times the
-    page's body lines' (the median of those of `BODY_WORDS` words or more)."""
+    page's body lines' (the median of those of `BODY_WORDS` words or more). A page
+    with fewer than `MIN_BODY_LINES` such lines has no weight to compare with (a
+    chart's labels, a screenshot): none of its lines is bold."""
     weights = [s / (size * zoom) if s is not None and size > 0 else None
                for s, size in zip(strokes, sizes, strict=True)]
     body = [w for w, n in zip(weights, word_counts, strict=True)
             if w is not None and n >= BODY_WORDS]
-    regular = median(body) if len(body) >= MIN_BODY_LINES else REGULAR_STROKE
+    if len(body) < MIN_BODY_LINES:
+        return [False] * len(weights)
+    regular = median(body)
     return [bool(w is not None and w >= BOLD * regular) for w in weights]
 
 
