@@ -63,6 +63,7 @@ _ROLE_KINDS: dict[str, BlockKind] = {"heading": "heading", "paragraph": "paragra
 
 
 def build_layout(pages: list[PageRead]) -> Layout:
+    # a scan's sizes are measured, not named: one heading style is one size, one level
     common_sizes([i.line for page in pages if page.ocr for i in page.items if i.line is not None])
     numbered = drop_line_numbers(pages)
     dropped = (drop_running_lines(pages) + drop_folio_lines(pages) + drop_section_marks(pages)

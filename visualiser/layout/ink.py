@@ -1,18 +1,24 @@
-"""The type of OCR'd lines, read from their ink: how large it is and whether it is bold.
+"""The type of OCR'd lines, read from their ink: how large it is, whether it is bold,
+and how crooked the page was fed.
 
 A text layer names each span's font and size; a scan has only pixels, and Tesseract's
 word boxes hug the ink. Headings are found by size and weight relative to the body
-(`headings.py`), so a scan needs both measured the same way on every line:
+(`headings.py`), and columns and paragraphs by the gaps between line boxes
+(`order.py`, `build.py`), so a scan needs all three measured as a text layer gives
+them:
 
 - size: a word's box runs from its tallest letter to its deepest, so "Initial" (no
   descender) is shorter than "typing" by a fifth at the same size, and a short
-  heading without descenders read smaller than the body beside it. Each word's height
-  is divided by the share of the type size its letters reach (ascenders, descenders,
-  both or neither), and the line takes the median;
+  heading without descenders read smaller than the body beside it. Each word's ink
+  height is divided by the share of the type size its letters reach (ascenders,
+  capitals, a t, x-height letters; descenders, a comma's tail), the line takes the
+  median, and sizes a few per cent apart (what measuring pixels gives) are made one;
 - weight: a bold face's stems are thicker in proportion to its size. Across a word's
   ink, the mean length of its horizontal runs of dark pixels is about a stem's width;
-  divided by the size it is about 0.1 for a regular face and 0.2 for a bold one. A
-  line is bold when it stands that far above the page's body lines.
+  divided by the size it is about 0.1 for a regular face and 0.15-0.2 for a bold one.
+  A line is bold when it stands that far above the page's body lines;
+- line boxes: the height a text layer's line has (`line_box`), not the ink's;
+- skew (`skew`): the angle the page's lines slope at, so that it is read straightened.
 
 Only Latin letters have known extents here; a line of another script keeps the size
 its box gives, and is weighed against the same page.
@@ -49,7 +55,7 @@ MIN_BODY_LINES = 3  # ... and a page needs so many to say what its body weighs
 SAME_SIZE = 0.08  # sizes so near the body's are the body's: measuring ink, capitals
 # read a few per cent smaller than lowercase with ascenders, and a pixel is 4 % of a
 # 9-point word's height at 200 dpi
-ONE_WORD = 0.2
+ONE_WORD = 0.2  # ... for a line of one word, measured once, in a paragraph of more
 INK = 128  # grey level under which a pixel is ink, for the strokes and the lines
 FAINT = 160  # ... and for how far the ink reaches
 
