@@ -242,3 +242,47 @@ def skew(grey: numpy.ndarray) -> float:
     best = max(numpy.arange(coarse - 0.25, coarse + 0.26, 0.05), key=sharpness)
     # a page without lines of text is as sharp at any angle
     return float(round(best, 2)) if abs(best) >= MIN_SKEW and sharpness(best) > 1.01 * flat else 0.0
+
+
+PAPER = 230  # grey level under which a pixel is not paper: a picture's light tones too
+PICTURE_SIDE = 36.0  # points a picture spans at least, each way (less: a mark, a logo)
+PICTURE_FILL = 0.5  # of its box a picture's ink fills (a table's rules far less)
+_CELL = 8  # pixels a side of the grid pictures are found on
+_INKED = 0.25  # of a cell's pixels not paper, for it to be part of a picture
+
+
+def pictures(grey: numpy.ndarray, words: list[BBox], zoom: float) -> list[BBox]:
+    """The pictures of a scan, in points: patches of ink where OCR found no word (a
+    photo, a chart, a shaded panel), at least `PICTURE_SIDE` each way and filling
+    `PICTURE_FILL` of their box. On a text layer a picture is an object of its own;
+    on a scan it is ink, and unseen, a column topped by one was taken to start
+    where its text does, below the top of the column beside it."""
+    rows, cols = grey.shape[0] // _CELL, grey.shape[1] // _CELL
+    if not rows or not cols:
+        return []
+    cells = ((grey[:rows * _CELL, :cols * _CELL] < PAPER)
+             .reshape(rows, _CELL, cols, _CELL).mean(axis=(1, 3)) > _INKED)
+    for x0, y0, x1, y1 in words:  # a word's ink is text, and a cell round it
+        cells[max(0, int(y0 * zoom / _CELL) - 1):int(y1 * zoom / _CELL) + 2,
+              max(0, int(x0 * zoom / _CELL) - 1):int(x1 * zoom / _CELL) + 2] = False
+    found: list[BBox] = []
+    side = PICTURE_SIDE * zoom / _CELL  # in cells
+    for start in zip(*numpy.nonzero(cells), strict=True):
+        if not cells[start]:
+            continue  # taken into a patch already
+        cells[start] = False
+        todo, patch = [start], []
+        while todo:  # the patch's cells, side by side or one over the other
+            r, c = todo.pop()
+            patch.append((r, c))
+            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= n[0] < rows and 0 <= n[1] < cols and cells[n]:
+                    cells[n] = False
+                    todo.append(n)
+        top, bottom = min(r for r, _ in patch), max(r for r, _ in patch) + 1
+        left, right = min(c for _, c in patch), max(c for _, c in patch) + 1
+        if (bottom - top >= side and right - left >= side
+                and len(patch) >= PICTURE_FILL * (bottom - top) * (right - left)):
+            scale = _CELL / zoom
+            found.append((left * scale, top * scale, right * scale, bottom * scale))
+    return found

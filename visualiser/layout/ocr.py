@@ -94,6 +94,7 @@ class OcrPage:
     languages: str  # the packs actually used, "+"-joined
     warnings: list[str] = field(default_factory=list)
     doubtful: set[int] = field(default_factory=set)  # lines read at low confidence
+    pictures: list[BBox] = field(default_factory=list)  # ink no word is made of
     error: str | None = None  # why Tesseract gave nothing, if it failed
 
     @property
@@ -209,8 +210,9 @@ def _read(page: pymupdf.Page, zoom: float, turn: int, languages: str,
     rows, error = _tesseract_tsv(pix.tobytes("png"), languages)
     lines, confidences, doubtful = _lines(rows, zoom, grey)
     confidence = sum(confidences) / len(confidences) if confidences else None
+    words = [box for line in lines for box, _ in line.words]
     return OcrPage(lines, matrix, pix.width / zoom, turn, confidence, languages, error=error,
-                   doubtful=doubtful)
+                   doubtful=doubtful, pictures=ink.pictures(grey, words, zoom))
 
 
 def _osd_image(page: pymupdf.Page, pix: pymupdf.Pixmap) -> bytes:

@@ -278,6 +278,8 @@ def _read_by_ocr(page: pymupdf.Page, options: LayoutOptions) -> PageRead:
                   role="paragraph" if ocr.low_confidence or n in ocr.doubtful
                   or _running_unspaced(line, full) else None)
              for n, line in enumerate(ocr.lines)]
+    _mark_labels(items, ocr.pictures)
+    items.extend(Item("image", box) for box in ocr.pictures)
     return PageRead(page.number + 1, page.rect.width, page.rect.height,
                     (page.rotation + ocr.turned) % 360, ocr.matrix,
                     reading_order(items, ocr.width), True, None, ocr.warnings)
