@@ -1,5 +1,5 @@
-"""The type of OCR'd lines, read from their ink: how large it is, whether it is bold,
-and how crooked the page was fed.
+"""What the ink of a scanned page says: how large its lines' type is, whether it is
+bold, how crooked the page was fed, and where its pictures are.
 
 A text layer names each span's font and size; a scan has only pixels, and Tesseract's
 word boxes hug the ink. Headings are found by size and weight relative to the body
@@ -18,7 +18,9 @@ them:
   divided by the size it is about 0.1 for a regular face and 0.15-0.2 for a bold one.
   A line is bold when it stands that far above the page's body lines;
 - line boxes: the height a text layer's line has (`line_box`), not the ink's;
-- skew (`skew`): the angle the page's lines slope at, so that it is read straightened.
+- skew (`skew`): the angle the page's lines slope at, so that it is read straightened;
+- pictures (`pictures`): ink no word is made of, which a text layer would hold as an
+  image of its own.
 
 Only Latin letters have known extents here; a line of another script keeps the size
 its box gives, and is weighed against the same page.
@@ -239,9 +241,10 @@ def skew(grey: numpy.ndarray) -> float:
     if flat == 0.0:
         return 0.0
     coarse = max(numpy.arange(-MAX_SKEW, MAX_SKEW + 0.01, 0.25), key=sharpness)
-    best = max(numpy.arange(coarse - 0.25, coarse + 0.26, 0.05), key=sharpness)
+    best, sharpest = max(((a, sharpness(a)) for a in numpy.arange(coarse - 0.25, coarse + 0.26,
+                                                                   0.05)), key=lambda t: t[1])
     # a page without lines of text is as sharp at any angle
-    return float(round(best, 2)) if abs(best) >= MIN_SKEW and sharpness(best) > 1.01 * flat else 0.0
+    return float(round(best, 2)) if abs(best) >= MIN_SKEW and sharpest > 1.01 * flat else 0.0
 
 
 PAPER = 230  # grey level under which a pixel is not paper: a picture's light tones too

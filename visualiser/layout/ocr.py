@@ -140,12 +140,13 @@ def ocr_page(page: pymupdf.Page, options: LayoutOptions) -> OcrPage:
         warnings.append(f"page {number}: {osd_problem}")
     if languages is None:
         return OcrPage([], as_shown[1], page.rect.width, 0, None, "", warnings)
-    result = _read(page, zoom, turned or 0, languages, as_shown)
+    upright = _upright(page, zoom, turned or 0, as_shown)
+    result = _read(upright, zoom, turned or 0, languages)
     pack = _pack_for(script, languages)
     if result.low_confidence and pack is not None:
         # The languages asked for do not cover the page's script: read it with the
         # pack that does, when it is installed, and keep the better read.
-        trial = _read(page, zoom, turned or 0, pack, as_shown)
+        trial = _read(upright, zoom, turned or 0, pack)
         if trial.confidence is not None and trial.confidence > (result.confidence or 0):
             warnings.append(
                 f"page {number}: read with {pack}, not {languages}: orientation detection "
@@ -157,7 +158,7 @@ def ocr_page(page: pymupdf.Page, options: LayoutOptions) -> OcrPage:
         # Orientation detection could not tell (too little text, or a script it does
         # not know): a scan that reads badly is tried the other ways round.
         for turn in (180, 90, 270):
-            trial = _read(page, zoom, turn, languages)
+            trial = _read(_upright(page, zoom, turn), zoom, turn, languages)
             if trial.confidence is not None and trial.confidence > (result.confidence or 0):
                 result = trial
             if not result.low_confidence:
@@ -197,16 +198,22 @@ def _matrix(page: pymupdf.Page, zoom: float, turn: float) -> tuple[pymupdf.Pixma
     return pix, (m.a, m.b, m.c, m.d, m.e, m.f)
 
 
-def _read(page: pymupdf.Page, zoom: float, turn: int, languages: str,
-          as_shown: tuple[pymupdf.Pixmap, tuple] | None = None) -> OcrPage:
+def _upright(page: pymupdf.Page, zoom: float, turn: int,
+             as_shown: tuple[pymupdf.Pixmap, tuple] | None = None
+             ) -> tuple[pymupdf.Pixmap, tuple]:
+    """The page rendered turned `turn`° and straightened (`_matrix`'s pair): fed
+    crooked, its columns' gutters slant, and its words' ink grows taller by their
+    width. `as_shown`: the rendering at 0°, when there is one."""
     pix, matrix = as_shown if turn == 0 and as_shown else _matrix(page, zoom, turn)
+    slope = ink.skew(_grey(pix))
+    return _matrix(page, zoom, turn - slope) if slope else (pix, matrix)
+
+
+def _read(upright: tuple[pymupdf.Pixmap, tuple], zoom: float, turn: int,
+          languages: str) -> OcrPage:
+    """OCR with `languages` of the rendering `upright` (`_upright(page, zoom, turn)`)."""
+    pix, matrix = upright
     grey = _grey(pix)
-    slope = ink.skew(grey)
-    if slope:
-        # straightened: fed crooked, its columns' gutters slant, and its words' ink
-        # grows taller by their width
-        pix, matrix = _matrix(page, zoom, turn - slope)
-        grey = _grey(pix)
     rows, error = _tesseract_tsv(pix.tobytes("png"), languages)
     lines, confidences, doubtful = _lines(rows, zoom, grey)
     confidence = sum(confidences) / len(confidences) if confidences else None
